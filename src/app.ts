@@ -1,0 +1,75 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import type { DestinationStream } from 'pino';
+import { atlasPlugin } from './atlas/plugin.js';
+import { classicsPlugin } from './classics/plugin.js';
+import type { Config } from './config.js';
+import { Authenticator } from './platform/auth.js';
+import type { PlatformContext } from './platform/context.js';
+import { isWritable, openDatabase } from './platform/db.js';
+import { KeyRegistry } from './platform/keys.js';
+import { SqliteLedger } from './platform/ledger.js';
+import { loggerOptions } from './platform/logging.js';
+import { platformPlugin } from './platform/plugin.js';
+import { Readiness } from './platform/readiness.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: PlatformContext;
+  }
+}
+
+export interface BuildOptions {
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: DestinationStream;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the whole server for a config. Never listens: main.ts does, tests use inject(). */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, options.logStream),
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const db = openDatabase(config.dataDir);
+  const ledger = new SqliteLedger(db);
+  const keys = new KeyRegistry(db);
+  const auth = new Authenticator(config, keys);
+  const readiness = new Readiness();
+  const ctx: PlatformContext = { config, db, ledger, keys, auth, readiness };
+  app.decorate('ctx', ctx);
+
+  readiness.add('classics', { name: 'database', check: () => ({ ok: isWritable(db), reason: 'database is not writable' }) });
+  readiness.add('classics', {
+    name: 'credentials',
+    check: () =>
+      config.nodeEnv !== 'production'
+        ? { ok: true }
+        : config.devCredentials || !auth.hasConfiguredCredentials()
+          ? { ok: false, reason: 'production safety gate: CLASSICS_TOKENS, ATLAS_API_KEYS and ATLAS_ADMIN_KEYS must be configured' }
+          : { ok: true },
+  });
+  readiness.add('atlas', { name: 'database', check: () => ({ ok: isWritable(db), reason: 'database is not writable' }) });
+
+  app.addHook('onClose', async () => {
+    ledger.close();
+    db.close();
+  });
+
+  await app.register(platformPlugin, { ctx });
+  await app.register(classicsPlugin, { ctx });
+  await app.register(atlasPlugin, { ctx });
+  return app;
+}

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import type { Db } from './db.js';
+
+export interface LedgerRow {
+  seq: number;
+  kind: string;
+  recordId: string;
+  version: number;
+  actor: string;
+  body: unknown;
+  createdAt: string;
+  prevHash: string;
+  hash: string;
+}
+
+export interface AppendInput {
+  kind: string;
+  recordId: string;
+  actor: string;
+  body: unknown;
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  rows: number;
+  headHash: string;
+  /** First row whose hash or link does not match, when ok is false. */
+  brokenAt?: number;
+  reason?: string;
+}
+
+interface RawRow {
+  seq: number;
+  kind: string;
+  record_id: string;
+  version: number;
+  actor: string;
+  body: string;
+  created_at: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** hash = sha256(prev_hash + canonical row), the row being its stored column values in order. */
+export function rowHash(prevHash: string, row: Omit<RawRow, 'prev_hash' | 'hash'>): string {
+  const canonical = JSON.stringify([row.seq, row.kind, row.record_id, row.version, row.actor, row.body, row.created_at]);
+  return createHash('sha256').update(prevHash).update(canonical).digest('hex');
+}
+
+const toRow = (r: RawRow): LedgerRow => ({
+  seq: r.seq,
+  kind: r.kind,
+  recordId: r.record_id,
+  version: r.version,
+  actor: r.actor,
+  body: JSON.parse(r.body),
+  createdAt: r.created_at,
+  prevHash: r.prev_hash,
+  hash: r.hash,
+});
+
+/**
+ * The append-only, hash-chained store of every governance, discovery, evolution and audit record.
+ * A state change appends a new version of a record; the current state is its latest version.
+ * Kept behind this small interface so that another store (PostgreSQL) can stand in for it.
+ */
+export interface LedgerStore {
+  append(input: AppendInput): LedgerRow;
+  appendMany(inputs: AppendInput[]): LedgerRow[];
+  enqueue(input: AppendInput): void;
+  flush(): void;
+  latest(kind: string, recordId: string): LedgerRow | undefined;
+  history(kind: string, recordId: string): LedgerRow[];
+  list(kind: string, options?: { limit?: number; beforeSeq?: number; newestFirst?: boolean }): LedgerRow[];
+  current(kind: string): LedgerRow[];
+  count(kind?: string): number;
+  verify(): VerifyResult;
+  close(): void;
+}
+
+export class SqliteLedger implements LedgerStore {
+  private head: { seq: number; hash: string };
+  private queue: AppendInput[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly insert;
+  private readonly maxVersion;
+
+  constructor(private readonly db: Db, private readonly groupWindowMs = 5) {
+    const last = db.prepare('SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
+    this.head = last ?? { seq: 0, hash: GENESIS_HASH };
+    this.insert = db.prepare(
+      'INSERT INTO ledger (seq, kind, record_id, version, actor, body, created_at, prev_hash, hash) VALUES (@seq, @kind, @record_id, @version, @actor, @body, @created_at, @prev_hash, @hash)',
+    );
+    this.maxVersion = db.prepare('SELECT MAX(version) FROM ledger WHERE kind = ? AND record_id = ?').pluck();
+  }
+
+  append(input: AppendInput): LedgerRow {
+    return this.appendMany([input])[0]!;
+  }
+
+  /** All rows in one transaction: either every row is on disk when this returns, or none is. */
+  appendMany(inputs: AppendInput[]): LedgerRow[] {
+    const rows: RawRow[] = [];
+    const head = { ...this.head };
+    const versions = new Map<string, number>();
+    this.db.transaction(() => {
+      for (const input of inputs) {
+        const key = `${input.kind}\u0000${input.recordId}`;
+        const version = (versions.get(key) ?? ((this.maxVersion.get(input.kind, input.recordId) as number | null) ?? 0)) + 1;
+        versions.set(key, version);
+        const partial = {
+          seq: head.seq + 1,
+          kind: input.kind,
+          record_id: input.recordId,
+          version,
+          actor: input.actor,
+          body: JSON.stringify(input.body ?? null),
+          created_at: new Date().toISOString(),
+        };
+        const row: RawRow = { ...partial, prev_hash: head.hash, hash: rowHash(head.hash, partial) };
+        this.insert.run(row);
+        rows.push(row);
+        head.seq = row.seq;
+        head.hash = row.hash;
+      }
+    })();
+    this.head = head;
+    return rows.map(toRow);
+  }
+
+  /**
+   * For high-rate, low-stakes records (the trusted-query audit): rows are grouped and written in
+   * one transaction a few milliseconds later, so a request never waits on a disk flush.
+   */
+  enqueue(input: AppendInput): void {
+    this.queue.push(input);
+    if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.groupWindowMs);
+      this.timer.unref();
+    }
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.queue.length) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.appendMany(batch);
+  }
+
+  latest(kind: string, recordId: string): LedgerRow | undefined {
+    this.flush();
+    const r = this.db
+      .prepare('SELECT * FROM ledger WHERE kind = ? AND record_id = ? ORDER BY version DESC LIMIT 1')
+      .get(kind, recordId) as RawRow | undefined;
+    return r && toRow(r);
+  }
+
+  history(kind: string, recordId: string): LedgerRow[] {
+    this.flush();
+    return (this.db.prepare('SELECT * FROM ledger WHERE kind = ? AND record_id = ? ORDER BY version').all(kind, recordId) as RawRow[]).map(toRow);
+  }
+
+  list(kind: string, options: { limit?: number; beforeSeq?: number; newestFirst?: boolean } = {}): LedgerRow[] {
+    this.flush();
+    const order = options.newestFirst === false ? 'ASC' : 'DESC';
+    const rows = this.db
+      .prepare(`SELECT * FROM ledger WHERE kind = ? AND seq < ? ORDER BY seq ${order} LIMIT ?`)
+      .all(kind, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit ?? -1) as RawRow[];
+    return rows.map(toRow);
+  }
+
+  current(kind: string): LedgerRow[] {
+    this.flush();
+    return (this.db.prepare('SELECT * FROM ledger_current WHERE kind = ? ORDER BY seq').all(kind) as RawRow[]).map(toRow);
+  }
+
+  count(kind?: string): number {
+    this.flush();
+    return kind === undefined
+      ? (this.db.prepare('SELECT COUNT(*) FROM ledger').pluck().get() as number)
+      : (this.db.prepare('SELECT COUNT(*) FROM ledger WHERE kind = ?').pluck().get(kind) as number);
+  }
+
+  /** Walks the whole chain in seq order, recomputing every hash and link. */
+  verify(): VerifyResult {
+    this.flush();
+    let prev = GENESIS_HASH;
+    let expectedSeq = 1;
+    let rows = 0;
+    for (const r of this.db.prepare('SELECT * FROM ledger ORDER BY seq').iterate() as IterableIterator<RawRow>) {
+      rows++;
+      if (r.seq !== expectedSeq) return { ok: false, rows, headHash: prev, brokenAt: r.seq, reason: `row ${expectedSeq} is missing` };
+      if (r.prev_hash !== prev) return { ok: false, rows, headHash: prev, brokenAt: r.seq, reason: 'link to the previous row does not match' };
+      if (rowHash(prev, r) !== r.hash) return { ok: false, rows, headHash: prev, brokenAt: r.seq, reason: 'row content does not match its hash' };
+      prev = r.hash;
+      expectedSeq++;
+    }
+    return { ok: true, rows, headHash: prev };
+  }
+
+  close(): void {
+    this.flush();
+  }
+}

@@ -1,0 +1,81 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../src/platform/db.js';
+import { SqliteLedger } from '../../src/platform/ledger.js';
+import { tempDir } from '../helpers.js';
+
+let db: Db | undefined;
+afterEach(() => db?.close());
+
+function ledgerIn(dir = tempDir()) {
+  db = openDatabase(dir);
+  return { dir, ledger: new SqliteLedger(db) };
+}
+
+describe('ledger', () => {
+  it('runs on WAL with synchronous=FULL so a committed write survives a crash', () => {
+    ledgerIn();
+    expect(db!.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db!.pragma('synchronous', { simple: true })).toBe(2);
+  });
+
+  it('appends versions of a record and reads the latest as current state', () => {
+    const { ledger } = ledgerIn();
+    ledger.append({ kind: 'issue', recordId: 'i1', actor: 'human:ann', body: { status: 'open' } });
+    ledger.append({ kind: 'issue', recordId: 'i2', actor: 'ai', body: { status: 'open' } });
+    const v2 = ledger.append({ kind: 'issue', recordId: 'i1', actor: 'human:ann', body: { status: 'triaged' } });
+    expect(v2.version).toBe(2);
+    expect(ledger.latest('issue', 'i1')?.body).toEqual({ status: 'triaged' });
+    expect(ledger.history('issue', 'i1').map((r) => r.version)).toEqual([1, 2]);
+    expect(ledger.current('issue').map((r) => [r.recordId, r.version])).toEqual([
+      ['i2', 1],
+      ['i1', 2],
+    ]);
+  });
+
+  it('refuses UPDATE and DELETE at the database level', () => {
+    const { ledger } = ledgerIn();
+    ledger.append({ kind: 'audit', recordId: 'a1', actor: 'system', body: { n: 1 } });
+    expect(() => db!.prepare("UPDATE ledger SET body = '{}'").run()).toThrow(/append-only: UPDATE refused/);
+    expect(() => db!.prepare('DELETE FROM ledger').run()).toThrow(/append-only: DELETE refused/);
+    expect(ledger.count()).toBe(1);
+  });
+
+  it('verifies an intact chain and pinpoints a tampered row', () => {
+    const { dir, ledger } = ledgerIn();
+    for (let i = 1; i <= 5; i++) ledger.append({ kind: 'audit', recordId: `a${i}`, actor: 'system', body: { n: i } });
+    expect(ledger.verify()).toMatchObject({ ok: true, rows: 5 });
+
+    // Someone with file access drops the trigger and edits row 3.
+    const raw = new Database(join(dir, 'service.db'));
+    raw.exec('DROP TRIGGER ledger_no_update');
+    raw.prepare(`UPDATE ledger SET body = '{"n":300}' WHERE seq = 3`).run();
+    raw.close();
+
+    const result = ledger.verify();
+    expect(result.ok).toBe(false);
+    expect(result.brokenAt).toBe(3);
+    expect(result.reason).toMatch(/hash/);
+  });
+
+  it('groups queued rows into one later transaction and keeps the chain intact', async () => {
+    const { ledger } = ledgerIn();
+    for (let i = 0; i < 20; i++) ledger.enqueue({ kind: 'tq-audit', recordId: `q${i}`, actor: 'system', body: { i } });
+    expect(db!.prepare('SELECT COUNT(*) FROM ledger').pluck().get()).toBe(0);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(db!.prepare('SELECT COUNT(*) FROM ledger').pluck().get()).toBe(20);
+    expect(ledger.verify()).toMatchObject({ ok: true, rows: 20 });
+  });
+
+  it('continues the chain across a reopen', () => {
+    const dir = tempDir();
+    const first = ledgerIn(dir).ledger;
+    first.append({ kind: 'k', recordId: 'r', actor: 'system', body: 1 });
+    db!.close();
+    const second = ledgerIn(dir).ledger;
+    second.append({ kind: 'k', recordId: 'r', actor: 'system', body: 2 });
+    expect(second.verify()).toMatchObject({ ok: true, rows: 2 });
+    expect(second.latest('k', 'r')?.version).toBe(2);
+  });
+});
