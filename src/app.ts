@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { randomUUID } from 'node:crypto';
 import type { DestinationStream } from 'pino';
 import { atlasPlugin } from './atlas/plugin.js';
+import { openLibrary } from './classics/library.js';
 import { classicsPlugin } from './classics/plugin.js';
 import type { Config } from './config.js';
 import { Authenticator } from './platform/auth.js';
@@ -68,8 +69,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db.close();
   });
 
+  // Loading and indexing the packs is synchronous work: do it before the overload monitor starts
+  // sampling the event loop, so start-up never reads as overload.
+  const lib = openLibrary(config.packsDir);
+
   await app.register(platformPlugin, { ctx });
-  await app.register(classicsPlugin, { ctx });
+  await app.register(classicsPlugin, { ctx, lib });
   await app.register(atlasPlugin, { ctx });
   return app;
 }

@@ -1,47 +1,60 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { z } from 'zod';
-import { HexagramFile, PassageFile } from './pack-format.js';
+import { loadKnowledge } from './packs.js';
 
-function readJson<T>(path: string, schema: z.ZodType<T>, errors: string[]): T | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    errors.push(`${path}: not valid JSON (${(error as Error).message})`);
-    return undefined;
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues.slice(0, 20)) errors.push(`${path}: ${issue.path.join('.')}: ${issue.message}`);
-    return undefined;
-  }
-  return parsed.data;
+interface Target {
+  label: string;
+  actual: number;
+  minimum: number;
 }
 
+/**
+ * Validates packs/classics (every cross-reference, quote and perspective length, release
+ * checksums) and reports the content counts against the targets the packs must meet.
+ */
 export function checkClassicsPacks(dir: string): { summary: string[]; errors: string[] } {
-  const errors: string[] = [];
+  const { knowledge: k, errors } = loadKnowledge(dir);
   const summary: string[] = [];
-  const locators = new Map<string, string>();
-  const ids = new Set<string>();
-  for (const pack of readdirSync(dir).sort()) {
-    const packDir = join(dir, pack);
-    for (const file of readdirSync(packDir).filter((f) => /^passages(-[a-z]+)?\.json$/.test(f))) {
-      const passages = readJson(join(packDir, file), PassageFile, errors) ?? [];
-      for (const p of passages) {
-        if (ids.has(p.id)) errors.push(`${pack}/${file}: duplicate passage id ${p.id}`);
-        ids.add(p.id);
-        const seen = locators.get(p.locator);
-        if (seen) errors.push(`${pack}/${file}: duplicate locator ${p.locator} (also in ${seen})`);
-        locators.set(p.locator, `${pack}/${file}`);
-      }
-      summary.push(`classics/${pack}/${file}: ${passages.length} passages, ${passages.filter((p) => p.en).length} with English`);
-    }
-    for (const file of readdirSync(packDir).filter((f) => /^hexagrams-.*\.json$/.test(f))) {
-      const hexagrams = readJson(join(packDir, file), HexagramFile, errors) ?? [];
-      summary.push(`classics/${pack}/${file}: ${hexagrams.length} hexagrams`);
-    }
+  const byPack = (packId: string) => k.passages.filter((p) => p.packId === packId);
+  const english = (packId: string) => byPack(packId).filter((p) => p.en).length;
+  const conceptsOf = (t: string) => k.concepts.filter((c) => c.tradition === t).length;
+  const pairs = new Set<string>();
+  for (const c of k.concepts) {
+    for (const r of c.relations) if (r.type === 'non_equivalent') pairs.add([c.id, r.target].sort().join('|'));
   }
-  if (!existsSync(dir)) errors.push(`${dir} is missing`);
+  const fixtures = (expect: string) => k.gateFixtures.filter((f) => f.expect === expect).length;
+  const hexagrams = new Set(byPack('yijing').map((p) => p.hexagram)).size;
+  const chuanxilu = byPack('chuanxilu');
+  const topicCount = (topic: string) => chuanxilu.filter((p) => p.topics?.includes(topic)).length;
+
+  const targets: Target[] = [
+    { label: 'Daodejing chapters', actual: byPack('daodejing').length, minimum: 81 },
+    { label: 'Daodejing English renderings', actual: english('daodejing'), minimum: 81 },
+    { label: 'Analects passages', actual: byPack('analects').length, minimum: 500 },
+    { label: 'Analects English renderings', actual: english('analects'), minimum: 250 },
+    { label: 'Yijing hexagrams', actual: hexagrams, minimum: 64 },
+    { label: 'Yijing passages (judgments, lines, Tuan, Image)', actual: byPack('yijing').length, minimum: 64 * 9 + 2 },
+    { label: 'Diamond Sutra sections', actual: byPack('diamond-sutra').length, minimum: 32 },
+    { label: 'Diamond Sutra English renderings', actual: english('diamond-sutra'), minimum: 32 },
+    { label: 'Chuanxilu passages', actual: chuanxilu.length, minimum: 80 },
+    { label: 'Chuanxilu English renderings', actual: chuanxilu.filter((p) => p.en).length, minimum: 80 },
+    ...['心即理', '知行合一', '致良知', '事上磨练', '格物', '立志', '四句教'].map((topic) => ({ label: `Chuanxilu passages on ${topic}`, actual: topicCount(topic), minimum: 1 })),
+    { label: 'concepts', actual: k.concepts.length, minimum: 150 },
+    ...['daoist', 'confucian', 'buddhist', 'yangming'].map((t) => ({ label: `concepts (${t})`, actual: conceptsOf(t), minimum: 25 })),
+    { label: 'non_equivalent concept pairs', actual: pairs.size, minimum: 40 },
+    { label: 'claims', actual: k.claims.length, minimum: 500 },
+    { label: 'conflicts', actual: k.conflicts.length, minimum: 20 },
+    { label: 'conflicts (significant)', actual: k.conflicts.filter((c) => c.severity === 'significant').length, minimum: 1 },
+    { label: 'conflicts (minor)', actual: k.conflicts.filter((c) => c.severity === 'minor').length, minimum: 1 },
+    { label: 'misreadings', actual: k.misreadings.length, minimum: 40 },
+    { label: 'situations', actual: k.situations.length, minimum: 80 },
+    { label: 'Gate fixtures (must block)', actual: fixtures('block'), minimum: 120 },
+    { label: 'Gate fixtures (must allow)', actual: fixtures('allow'), minimum: 120 },
+  ];
+  for (const t of targets) summary.push(`${t.actual >= t.minimum ? 'ok  ' : 'SHORT'} ${t.label}: ${t.actual} (target ${t.minimum})`);
+  summary.push(`release: ${k.currentRelease?.id ?? 'none'}; packs: ${k.packs.map((p) => `${p.manifest.id}@${p.manifest.version}`).join(', ')}`);
+  const short = targets.filter((t) => t.actual < t.minimum);
+  if (process.env.PACKS_ENFORCE_TARGETS === '1') for (const t of short) errors.push(`${t.label}: ${t.actual}, below the target ${t.minimum}`);
   return { summary, errors };
 }
+
+export const classicsDir = (packsDir: string) => join(packsDir, 'classics');

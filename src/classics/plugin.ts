@@ -7,6 +7,7 @@ import { requireBearer } from '../platform/auth.js';
 import type { PlatformContext } from '../platform/context.js';
 import { registerContract } from '../platform/openapi.js';
 import { limitPerKey } from '../platform/rate-limit.js';
+import type { Library } from './library.js';
 import { classicsRoutes } from './routes.js';
 
 export const CLASSICS_CONTRACT_VERSION = '1.1.0';
@@ -20,8 +21,28 @@ const ReadyResponse = z.object({
 });
 
 /** The classics knowledge runtime: /api/classics/v1|v2|v3 and /api/personal-graph/v1. */
-export async function classicsPlugin(app: FastifyInstance, opts: { ctx: PlatformContext }) {
-  const { ctx } = opts;
+export async function classicsPlugin(app: FastifyInstance, opts: { ctx: PlatformContext; lib: Library }) {
+  const { ctx, lib } = opts;
+  if (lib.errors.length) app.log.error({ problems: lib.errors.slice(0, 20), count: lib.errors.length }, 'classics packs failed validation');
+  ctx.readiness.add('classics', {
+    name: 'packs',
+    check: () =>
+      lib.errors.length
+        ? { ok: false, reason: `packs: ${lib.errors.length} validation problem(s), first: ${lib.errors[0]}` }
+        : lib.knowledge.passages.length
+          ? { ok: true }
+          : { ok: false, reason: 'packs: no passages loaded' },
+  });
+  ctx.readiness.add('classics', {
+    name: 'gate',
+    check: () =>
+      lib.gateSelfTest.passed
+        ? { ok: true }
+        : {
+            ok: false,
+            reason: `gate self-test: ${lib.gateSelfTest.failures.length} of ${lib.gateSelfTest.total} fixtures got the wrong verdict${lib.gateSelfTest.failures[0] ? `, e.g. ${lib.gateSelfTest.failures[0].id}` : ''}`,
+          },
+  });
   await registerContract(
     app,
     {
@@ -86,7 +107,7 @@ export async function classicsPlugin(app: FastifyInstance, opts: { ctx: Platform
   await app.register(async (prot) => {
     await requireBearer(prot, 'classics', ctx.auth);
     await limitPerKey(prot, ctx.config.rateLimitPerMinute);
-    await prot.register(classicsRoutes);
+    await prot.register(classicsRoutes, { lib });
     await prot.register(governanceRoutes);
   });
 }

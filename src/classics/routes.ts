@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ServiceError } from '../platform/errors.js';
+import { errorResponses } from '../platform/openapi.js';
 import { contractStub, type ContractRoute } from '../platform/routes.js';
+import { packRegistry, releaseById, requireServedRelease, sourceRegistry } from './catalog.js';
+import { nodeData } from './graph-data.js';
+import type { Library } from './library.js';
 import * as S from './schemas.js';
 
 const V1 = '/api/classics/v1';
@@ -8,20 +14,14 @@ const V1 = '/api/classics/v1';
 export const CLASSICS_ROUTES: ContractRoute[] = [
   { method: 'POST', url: `${V1}/trusted-query`, summary: 'Evidence-bound answer with claims, citations and trust, or an explicit abstention', tags: ['trusted-query'], body: S.TrustedQueryRequest },
   { method: 'GET', url: `${V1}/trusted-query/audit`, summary: 'Append-only audit chain of trusted queries, newest first', tags: ['trusted-query'], querystring: S.AuditQuery },
-  { method: 'GET', url: `${V1}/trusted-query/sources`, summary: 'Source registry grouped by source_grade', tags: ['trusted-query'] },
   { method: 'POST', url: `${V1}/illuminate`, summary: 'Four-tradition illumination of a question', tags: ['illumination'], body: S.IlluminateRequest },
   { method: 'POST', url: `${V1}/insights`, summary: 'Structured insights and actions for a situation', tags: ['insights'], body: S.InsightRequest },
   { method: 'POST', url: `${V1}/runtime`, summary: 'Unified runtime (lookup, explore, compare, source, path, report_support)', tags: ['runtime'], body: S.RuntimeRequest, errors: [404] },
   { method: 'GET', url: `${V1}/runtime/adapters`, summary: 'Product adapter fixtures', tags: ['runtime'] },
   { method: 'POST', url: `${V1}/runtime/adapters/:adapterId/execute`, summary: "Run a product's own request through its adapter", tags: ['runtime'], params: S.AdapterParams, body: S.OpenObject, errors: [404] },
   { method: 'GET', url: `${V1}/runtime/observations`, summary: 'In-process runtime telemetry', tags: ['runtime'], querystring: S.ObservationsQuery },
-  { method: 'GET', url: `${V1}/packs`, summary: 'Pack registry', tags: ['packs'] },
-  { method: 'GET', url: `${V1}/releases/:id`, summary: 'A release manifest', tags: ['packs'], params: S.IdParams, errors: [404] },
   { method: 'POST', url: `${V1}/feedback`, summary: 'Feedback; enters the issue flow, never changes knowledge', tags: ['feedback'], body: S.FeedbackRequest },
   { method: 'POST', url: `${V1}/orchestrate`, summary: 'Intent, route, plan, select, assemble, trace and explanation', tags: ['orchestration'], body: S.OrchestrateRequest },
-  { method: 'GET', url: '/api/classics/v2/graph/nodes/:id', summary: 'A graph node', tags: ['graph'], params: S.IdParams, querystring: S.ReleaseQuery, errors: [404] },
-  { method: 'GET', url: '/api/classics/v2/graph/nodes/:id/neighbors', summary: 'Neighbours of a graph node (depth 1-3)', tags: ['graph'], params: S.IdParams, querystring: S.NeighborsQuery, errors: [404] },
-  { method: 'POST', url: '/api/classics/v2/graph/subgraph', summary: 'Subgraph around seed nodes', tags: ['graph'], body: S.SubgraphRequest, errors: [404] },
   { method: 'GET', url: '/api/classics/v3/workbench/candidates', summary: 'Workbench candidates (dimensions and patches)', tags: ['workbench'], querystring: S.WorkbenchCandidatesQuery },
   { method: 'POST', url: '/api/classics/v3/workbench/candidates/batch-review', summary: 'Review or withdraw draft candidates in a batch', tags: ['workbench'], body: S.BatchReviewRequest },
   { method: 'POST', url: '/api/classics/v3/workbench/objects/:id/withdraw', summary: 'Withdraw a workbench object', tags: ['workbench'], params: S.IdParams, errors: [404] },
@@ -31,6 +31,68 @@ export const CLASSICS_ROUTES: ContractRoute[] = [
   { method: 'GET', url: '/api/personal-graph/v1/references', summary: "The caller's personal references", tags: ['personal-graph'], querystring: S.ReferencesQuery },
 ];
 
-export async function classicsRoutes(app: FastifyInstance) {
+const errors = (...extra: number[]) => errorResponses('classics', [400, 401, 429, 500, ...extra]);
+
+export async function classicsRoutes(app: FastifyInstance, opts: { lib: Library }) {
+  const { lib } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
   for (const route of CLASSICS_ROUTES) contractStub(app, 'classics', route);
+
+  r.get(`${V1}/packs`, { schema: { summary: 'Pack registry of the served release', tags: ['packs'], response: { 200: S.PacksResponse, ...errors() } } }, async () =>
+    packRegistry(lib),
+  );
+  r.get(
+    `${V1}/releases/:id`,
+    { schema: { summary: 'A release manifest: pack versions and checksums', tags: ['packs'], params: S.IdParams, response: { 200: S.ReleaseResponse, ...errors(404) } } },
+    async (request) => releaseById(lib, request.params.id),
+  );
+  r.get(
+    `${V1}/trusted-query/sources`,
+    { schema: { summary: 'Source registry grouped by source_grade', tags: ['trusted-query'], response: { 200: S.SourcesResponse, ...errors() } } },
+    async () => sourceRegistry(lib),
+  );
+
+  const node = (id: string) => {
+    const found = lib.graph.nodes.get(id);
+    if (!found) throw new ServiceError(404, 'NOT_FOUND', `no graph node ${id}`);
+    return found;
+  };
+  r.get(
+    '/api/classics/v2/graph/nodes/:id',
+    { schema: { summary: 'A graph node with its data', tags: ['graph'], params: S.IdParams, querystring: S.ReleaseQuery, response: { 200: S.GraphNodeResponse, ...errors(404) } } },
+    async (request) => {
+      const releaseId = requireServedRelease(lib, request.query.releaseId);
+      const found = node(request.params.id);
+      return { releaseId, node: found, degree: lib.graph.degree(found.id), data: nodeData(lib.knowledge, found) };
+    },
+  );
+  r.get(
+    '/api/classics/v2/graph/nodes/:id/neighbors',
+    {
+      schema: {
+        summary: 'Neighbours of a graph node (depth 1-3, 400 beyond)',
+        tags: ['graph'],
+        params: S.IdParams,
+        querystring: S.NeighborsQuery,
+        response: { 200: S.NeighborsResponse, ...errors(404) },
+      },
+    },
+    async (request) => {
+      const releaseId = requireServedRelease(lib, request.query.releaseId);
+      const root = node(request.params.id);
+      const { nodes, edges } = lib.graph.walk([root.id], request.query.depth);
+      return { releaseId, root: root.id, depth: request.query.depth, nodes, edges };
+    },
+  );
+  r.post(
+    '/api/classics/v2/graph/subgraph',
+    { schema: { summary: 'Subgraph around seed nodes, with a node limit', tags: ['graph'], body: S.SubgraphRequest, response: { 200: S.SubgraphResponse, ...errors(404) } } },
+    async (request) => {
+      const { seedIds, depth, relationTypes, nodeLimit, releaseId } = request.body;
+      const served = requireServedRelease(lib, releaseId);
+      for (const id of seedIds) node(id);
+      const result = lib.graph.walk(seedIds, depth, { relationTypes, nodeLimit });
+      return { releaseId: served, seedIds, depth, ...result };
+    },
+  );
 }

@@ -123,3 +123,88 @@ export const AdapterParams = z.object({ adapterId: z.string().min(1).max(100) })
 
 /** Bodies the contract leaves open: a JSON object, refined by the issue that implements the route. */
 export const OpenObject = z.looseObject({});
+
+/* Responses */
+
+const Tradition = z.enum(['daoist', 'confucian', 'buddhist', 'yangming']);
+
+export const PacksResponse = z.object({
+  releaseId: z.string(),
+  count: z.number().int(),
+  packs: z.array(
+    z.object({
+      id: z.string(),
+      version: z.string(),
+      title: z.string(),
+      title_zh: z.string(),
+      kind: z.enum(['classic', 'cross']),
+      traditions: z.array(Tradition),
+      description: z.string(),
+      sha256: z.string(),
+      sourceIds: z.array(z.string()),
+      counts: z.record(z.string(), z.number().int()),
+    }),
+  ),
+});
+
+export const ReleaseResponse = z.object({
+  id: z.string(),
+  status: z.enum(['released', 'candidate', 'withdrawn', 'superseded']),
+  createdAt: z.string(),
+  notes: z.string(),
+  packs: z.array(z.object({ id: z.string(), version: z.string(), sha256: z.string() })),
+  criticalItems: z.array(z.string()),
+  current: z.boolean(),
+});
+
+export const SourcesResponse = z.object({
+  protocol: z.literal('KB-TKP-1.0'),
+  sources: z.array(
+    z.object({
+      source_id: z.string(),
+      pack_id: z.string(),
+      title: z.string(),
+      title_en: z.string(),
+      tradition: Tradition,
+      edition: z.string(),
+      source_grade: z.enum(['A', 'B', 'C']),
+      license: z.string(),
+      passages: z.number().int(),
+    }),
+  ),
+  count: z.number().int(),
+  by_grade: z.record(z.string(), z.array(z.string())),
+});
+
+export const GraphNodeSchema = z.object({
+  id: z.string(),
+  type: z.enum(['concept', 'passage', 'claim', 'source', 'situation']),
+  label: z.string(),
+  tradition: z.string().optional(),
+  locator: z.string().optional(),
+});
+export const GraphEdgeSchema = z.object({ source: z.string(), target: z.string(), type: z.string() });
+
+export const GraphNodeResponse = z.object({
+  releaseId: z.string(),
+  node: GraphNodeSchema,
+  degree: z.number().int(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export const NeighborsResponse = z.object({
+  releaseId: z.string(),
+  root: z.string(),
+  depth: z.number().int(),
+  nodes: z.array(GraphNodeSchema),
+  edges: z.array(GraphEdgeSchema),
+});
+
+export const SubgraphResponse = z.object({
+  releaseId: z.string(),
+  seedIds: z.array(z.string()),
+  depth: z.number().int(),
+  nodes: z.array(GraphNodeSchema),
+  edges: z.array(GraphEdgeSchema),
+  truncated: z.boolean(),
+});

@@ -1,0 +1,269 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import type { Claim, Concept, ConflictRecord, GateFixture, Misreading, Passage, Release, Situation, Source, Tradition } from './model.js';
+import * as F from './pack-format.js';
+import { GateRulesFile, type GateRules } from '../gate/gate.js';
+import { hexagramPassages } from './yijing.js';
+
+export interface LoadedPack {
+  manifest: z.infer<typeof F.PackManifestFile>;
+  files: string[];
+  /** sha256 over the pack's files (names and bytes, in name order): what a release pins. */
+  sha256: string;
+}
+
+/** Everything the classics service knows, loaded and cross-checked from packs/classics. */
+export interface Knowledge {
+  packs: LoadedPack[];
+  sources: Map<string, Source>;
+  passages: Passage[];
+  passageById: Map<string, Passage>;
+  passageByLocator: Map<string, Passage>;
+  claims: Claim[];
+  claimById: Map<string, Claim>;
+  claimsByPassage: Map<string, Claim[]>;
+  concepts: Concept[];
+  conceptById: Map<string, Concept>;
+  misreadings: Misreading[];
+  gateFixtures: GateFixture[];
+  gateRules?: GateRules;
+  conflicts: ConflictRecord[];
+  conflictsByClaim: Map<string, ConflictRecord[]>;
+  situations: Situation[];
+  situationById: Map<string, Situation>;
+  releases: Release[];
+  releaseById: Map<string, Release>;
+  /** The newest release with status `released`: what the service serves. */
+  currentRelease?: Release;
+}
+
+export interface LoadResult {
+  knowledge: Knowledge;
+  errors: string[];
+}
+
+const LEVEL_RULES: Record<string, { types: string[]; boundary: string }> = {
+  T0: { types: ['TEXT'], boundary: 'direct' },
+  T1: { types: ['FACT'], boundary: 'direct' },
+  T2: { types: ['INTERPRETATION'], boundary: 'direct' },
+  T3: { types: ['INFERENCE'], boundary: 'inferred' },
+  T4: { types: ['ACTION', 'OPINION'], boundary: 'applied' },
+};
+
+/** The perspective rule counts Unicode code points, not UTF-16 units. */
+export const codePoints = (text: string) => Array.from(text).length;
+export const PERSPECTIVE_MIN = 50;
+export const PERSPECTIVE_MAX = 100;
+
+export function packChecksum(dir: string, files: string[]): string {
+  const hash = createHash('sha256');
+  for (const file of [...files].sort()) {
+    hash.update(file).update('\0').update(readFileSync(join(dir, file))).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function readJson<T>(path: string, schema: z.ZodType<T>, errors: string[]): T | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    errors.push(`${path}: not valid JSON (${(error as Error).message})`);
+    return undefined;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues.slice(0, 20)) errors.push(`${path}: ${issue.path.join('.')}: ${issue.message}`);
+    return undefined;
+  }
+  return parsed.data;
+}
+
+const listJson = (dir: string, pattern: RegExp) => (existsSync(dir) ? readdirSync(dir).filter((f) => pattern.test(f)).sort() : []);
+
+/** Loads packs/classics and checks every cross-reference. Errors are listed, never thrown. */
+export function loadKnowledge(classicsDir: string): LoadResult {
+  const errors: string[] = [];
+  const k: Knowledge = {
+    packs: [],
+    sources: new Map(),
+    passages: [],
+    passageById: new Map(),
+    passageByLocator: new Map(),
+    claims: [],
+    claimById: new Map(),
+    claimsByPassage: new Map(),
+    concepts: [],
+    conceptById: new Map(),
+    misreadings: [],
+    gateFixtures: [],
+    conflicts: [],
+    conflictsByClaim: new Map(),
+    situations: [],
+    situationById: new Map(),
+    releases: [],
+    releaseById: new Map(),
+  };
+  if (!existsSync(classicsDir)) return { knowledge: k, errors: [`${classicsDir} is missing`] };
+
+  const packDirs = readdirSync(classicsDir).filter((d) => d !== 'releases' && statSync(join(classicsDir, d)).isDirectory()).sort();
+  for (const packId of packDirs) {
+    const dir = join(classicsDir, packId);
+    const manifestPath = join(dir, 'pack.json');
+    if (!existsSync(manifestPath)) {
+      errors.push(`${packId}: pack.json is missing`);
+      continue;
+    }
+    const manifest = readJson(manifestPath, F.PackManifestFile, errors);
+    if (!manifest) continue;
+    if (manifest.id !== packId) errors.push(`${packId}/pack.json: id ${manifest.id} does not match its folder`);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    k.packs.push({ manifest, files, sha256: packChecksum(dir, files) });
+    for (const source of manifest.sources) {
+      if (k.sources.has(source.id)) errors.push(`${packId}: duplicate source id ${source.id}`);
+      k.sources.set(source.id, { ...source, packId, tradition: source.tradition === 'cross' ? manifest.traditions[0]! : source.tradition });
+    }
+    const tradition: Tradition = manifest.traditions[0]!;
+    const textSource = manifest.sources[0]!.id;
+
+    for (const file of listJson(dir, /^passages(-[a-z]+)?\.json$/)) {
+      for (const p of readJson(join(dir, file), F.PassageFile, errors) ?? []) {
+        k.passages.push({ id: p.id, packId, sourceId: textSource, tradition, locator: p.locator, text: p.text, en: p.en, title: p.title ?? p.book_title, topics: p.topics });
+      }
+    }
+    for (const file of listJson(dir, /^hexagrams-.*\.json$/)) {
+      const commentary = manifest.sources.find((s) => s.source_grade === 'B')?.id ?? textSource;
+      for (const h of readJson(join(dir, file), F.HexagramFile, errors) ?? []) {
+        k.passages.push(...hexagramPassages(h, { text: textSource, commentary }));
+      }
+    }
+    for (const file of listJson(dir, /^claims(-[a-z0-9]+)?\.json$/)) {
+      for (const c of readJson(join(dir, file), F.ClaimFile, errors) ?? []) k.claims.push({ ...c, packId });
+    }
+    const single = <T>(name: string, schema: z.ZodType<T[]>): T[] => (existsSync(join(dir, name)) ? (readJson(join(dir, name), schema, errors) ?? []) : []);
+    k.concepts.push(...(single('concepts.json', F.ConceptFile) as Concept[]));
+    k.misreadings.push(...single('misreadings.json', F.MisreadingFile));
+    k.gateFixtures.push(...(single('gate-fixtures.json', F.GateFixtureFile) as GateFixture[]));
+    k.conflicts.push(...single('conflicts.json', F.ConflictFile));
+    if (existsSync(join(dir, 'gate-rules.json'))) {
+      const rules = readJson(join(dir, 'gate-rules.json'), GateRulesFile, errors);
+      if (rules) {
+        for (const rule of rules.rules) {
+          for (const pattern of [...rule.patterns, ...(rule.unless ?? [])]) {
+            try {
+              new RegExp(pattern, 'u');
+            } catch (error) {
+              errors.push(`${packId}/gate-rules.json: rule ${rule.id}: bad pattern (${(error as Error).message})`);
+            }
+          }
+          if (!rules.categories[rule.category]) errors.push(`${packId}/gate-rules.json: rule ${rule.id}: unknown category ${rule.category}`);
+        }
+        if (k.gateRules) errors.push(`${packId}: a second gate-rules.json`);
+        k.gateRules = rules;
+      }
+    }
+    k.situations.push(...(single('situations.json', F.SituationFile) as Situation[]));
+  }
+
+  // Indexes, with duplicate and dangling-reference checks.
+  for (const p of k.passages) {
+    if (k.passageById.has(p.id)) errors.push(`duplicate passage id ${p.id}`);
+    if (k.passageByLocator.has(p.locator)) errors.push(`duplicate locator ${p.locator}`);
+    k.passageById.set(p.id, p);
+    k.passageByLocator.set(p.locator, p);
+  }
+  for (const c of k.concepts) {
+    if (k.conceptById.has(c.id)) errors.push(`duplicate concept id ${c.id}`);
+    k.conceptById.set(c.id, c);
+  }
+  for (const c of k.concepts) {
+    for (const r of c.relations) if (!k.conceptById.has(r.target)) errors.push(`concept ${c.id}: relation target ${r.target} does not exist`);
+    for (const l of c.key_locators) if (!k.passageByLocator.has(l)) errors.push(`concept ${c.id}: key locator ${l} is not a passage`);
+  }
+  for (const c of k.claims) {
+    if (k.claimById.has(c.id)) errors.push(`duplicate claim id ${c.id}`);
+    k.claimById.set(c.id, c);
+    const rule = LEVEL_RULES[c.trust_level]!;
+    if (!rule.types.includes(c.claim_type) || rule.boundary !== c.truth_boundary) {
+      errors.push(`claim ${c.id}: ${c.trust_level} needs claim_type ${rule.types.join('|')} and truth_boundary ${rule.boundary}`);
+    }
+    if (c.trust_level !== 'T4' && c.evidence.length === 0) errors.push(`claim ${c.id}: ${c.trust_level} claim without evidence`);
+    for (const e of c.evidence) {
+      const passage = k.passageById.get(e.passage_id);
+      if (!passage) {
+        errors.push(`claim ${c.id}: evidence passage ${e.passage_id} does not exist`);
+        continue;
+      }
+      if (!passage.text.includes(e.quote)) errors.push(`claim ${c.id}: quote "${e.quote}" is not in ${passage.locator}`);
+      const list = k.claimsByPassage.get(passage.id) ?? [];
+      list.push(c);
+      k.claimsByPassage.set(passage.id, list);
+    }
+    for (const id of c.concept_ids ?? []) if (!k.conceptById.has(id)) errors.push(`claim ${c.id}: concept ${id} does not exist`);
+  }
+  for (const m of k.misreadings) {
+    for (const id of m.concept_ids) if (!k.conceptById.has(id)) errors.push(`misreading ${m.id}: concept ${id} does not exist`);
+    for (const l of m.evidence_locators) if (!k.passageByLocator.has(l)) errors.push(`misreading ${m.id}: evidence ${l} is not a passage`);
+  }
+  for (const c of k.conflicts) {
+    for (const pos of c.positions) {
+      for (const id of pos.claim_ids) {
+        if (!k.claimById.has(id)) errors.push(`conflict ${c.id}: claim ${id} does not exist`);
+        const list = k.conflictsByClaim.get(id) ?? [];
+        list.push(c);
+        k.conflictsByClaim.set(id, list);
+      }
+    }
+  }
+  for (const s of k.situations) {
+    if (k.situationById.has(s.id)) errors.push(`duplicate situation id ${s.id}`);
+    k.situationById.set(s.id, s);
+    for (const [tradition, view] of Object.entries(s.perspectives)) {
+      if (!view) continue;
+      for (const text of [view.zh, view.en]) {
+        const n = codePoints(text);
+        if (n < PERSPECTIVE_MIN || n > PERSPECTIVE_MAX) errors.push(`situation ${s.id}: ${tradition} perspective has ${n} characters (50-100): "${text}"`);
+      }
+      for (const id of view.passage_ids) {
+        const passage = k.passageById.get(id);
+        if (!passage) errors.push(`situation ${s.id}: ${tradition} passage ${id} does not exist`);
+        else if (passage.tradition !== tradition && !(tradition === 'daoist' && passage.packId === 'yijing')) {
+          errors.push(`situation ${s.id}: ${tradition} perspective cites ${passage.locator}, a ${passage.tradition} text`);
+        }
+      }
+    }
+    for (const id of s.concept_ids ?? []) if (!k.conceptById.has(id)) errors.push(`situation ${s.id}: concept ${id} does not exist`);
+  }
+  const fixtureIds = new Set<string>();
+  for (const f of k.gateFixtures) {
+    if (fixtureIds.has(f.id)) errors.push(`duplicate gate fixture id ${f.id}`);
+    fixtureIds.add(f.id);
+  }
+
+  // Releases pin pack versions and checksums.
+  const releaseDir = join(classicsDir, 'releases');
+  for (const file of listJson(releaseDir, /\.json$/)) {
+    const release = readJson(join(releaseDir, file), F.ReleaseFile, errors);
+    if (!release) continue;
+    if (k.releaseById.has(release.id)) errors.push(`duplicate release id ${release.id}`);
+    k.releases.push(release);
+    k.releaseById.set(release.id, release);
+  }
+  k.releases.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  k.currentRelease = [...k.releases].reverse().find((r) => r.status === 'released');
+  if (!k.currentRelease) errors.push('no release with status "released" in packs/classics/releases');
+  else {
+    for (const pinned of k.currentRelease.packs) {
+      const pack = k.packs.find((p) => p.manifest.id === pinned.id);
+      if (!pack) errors.push(`release ${k.currentRelease.id}: pack ${pinned.id} is missing`);
+      else if (pack.manifest.version !== pinned.version) errors.push(`release ${k.currentRelease.id}: pack ${pinned.id} is ${pack.manifest.version}, release pins ${pinned.version}`);
+      else if (pack.sha256 !== pinned.sha256) errors.push(`release ${k.currentRelease.id}: pack ${pinned.id} checksum differs from the release (run npm run packs:release)`);
+    }
+    for (const pack of k.packs) {
+      if (!k.currentRelease.packs.some((p) => p.id === pack.manifest.id)) errors.push(`release ${k.currentRelease.id}: pack ${pack.manifest.id} is not in the release`);
+    }
+  }
+  return { knowledge: k, errors };
+}

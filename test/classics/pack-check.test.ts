@@ -1,0 +1,108 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadKnowledge, packChecksum } from '../../src/classics/packs.js';
+import { tempDir } from '../helpers.js';
+
+const source = { id: 'src.mini', title: '小经', title_en: 'Mini', tradition: 'daoist', edition: 'test', source_grade: 'A', license: 'test' };
+
+const passages = [
+  { id: 'mini.1', locator: 'Mini 1', text: '上善若水。水善利万物而不争。', en: 'The highest good is like water.' },
+  { id: 'mini.2', locator: 'Mini 2', text: '知人者智，自知者明。', en: 'Knowing others is wisdom.' },
+];
+
+const claim = (over: Record<string, unknown> = {}) => ({
+  id: 'claim.mini.1',
+  statement_zh: '水善利万物。',
+  statement_en: 'Water benefits all things.',
+  claim_type: 'TEXT',
+  trust_level: 'T0',
+  truth_boundary: 'direct',
+  perspective: 'daoist',
+  evidence: [{ passage_id: 'mini.1', quote: '水善利万物' }],
+  ...over,
+});
+
+const perspective = (zh: string) => ({ passage_ids: ['mini.1'], zh, en: 'Water does good to all things without contending; a reader might hold ambition more lightly here.' });
+
+/** Writes a one-pack classics tree with a matching release, applying `edit` to the files first. */
+function fixture(edit: (files: Record<string, unknown>) => void = () => {}, afterRelease?: (packDir: string) => void) {
+  const root = tempDir('packs-');
+  const dir = join(root, 'mini');
+  mkdirSync(dir, { recursive: true });
+  const files: Record<string, unknown> = {
+    'pack.json': { id: 'mini', version: '1.0.0', title: 'Mini', title_zh: '小', kind: 'classic', traditions: ['daoist'], description: 'test pack', sources: [source] },
+    'passages.json': passages,
+    'claims.json': [claim()],
+    'situations.json': [
+      {
+        id: 'situation.test',
+        title_zh: '测试',
+        title_en: 'Test',
+        domain: 'work',
+        phrasings_zh: ['测试'],
+        phrasings_en: ['test'],
+        tension_zh: '张力',
+        tension_en: 'tension',
+        perspectives: { daoist: perspective('水善利万物而不争：与其争一时高下，不如看看自己能否像水一样滋养身边的人与事，这并不是退让，而是另一种有力量的方式。') },
+      },
+    ],
+  };
+  edit(files);
+  for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), JSON.stringify(body));
+  const names = Object.keys(files).sort();
+  mkdirSync(join(root, 'releases'));
+  writeFileSync(
+    join(root, 'releases', 'r1.json'),
+    JSON.stringify({ id: 'r1', status: 'released', createdAt: '2026-11-01T00:00:00Z', notes: '', packs: [{ id: 'mini', version: '1.0.0', sha256: packChecksum(dir, names) }], criticalItems: [] }),
+  );
+  afterRelease?.(dir);
+  return loadKnowledge(root);
+}
+
+describe('pack check', () => {
+  it('accepts a consistent pack', () => {
+    const { errors, knowledge } = fixture();
+    expect(errors).toEqual([]);
+    expect(knowledge.passages).toHaveLength(2);
+    expect(knowledge.currentRelease?.id).toBe('r1');
+  });
+
+  it('fails on a dangling id', () => {
+    const { errors } = fixture((f) => (f['claims.json'] = [claim({ evidence: [{ passage_id: 'mini.9', quote: '水' }] })]));
+    expect(errors).toContain('claim claim.mini.1: evidence passage mini.9 does not exist');
+  });
+
+  it('fails on a duplicate locator', () => {
+    const { errors } = fixture((f) => (f['passages.json'] = [...passages, { ...passages[0], id: 'mini.3' }]));
+    expect(errors).toContain('duplicate locator Mini 1');
+  });
+
+  it('fails on a T0-T3 claim without evidence, but not a T4 application', () => {
+    expect(fixture((f) => (f['claims.json'] = [claim({ evidence: [] })])).errors).toContain('claim claim.mini.1: T0 claim without evidence');
+    const applied = claim({ claim_type: 'ACTION', trust_level: 'T4', truth_boundary: 'applied', evidence: [] });
+    expect(fixture((f) => (f['claims.json'] = [applied])).errors).toEqual([]);
+  });
+
+  it('fails on a quote that is not in its passage', () => {
+    const { errors } = fixture((f) => (f['claims.json'] = [claim({ evidence: [{ passage_id: 'mini.1', quote: '上善若火' }] })]));
+    expect(errors).toContain('claim claim.mini.1: quote "上善若火" is not in Mini 1');
+  });
+
+  it('fails on a trust level that does not match its claim type', () => {
+    const { errors } = fixture((f) => (f['claims.json'] = [claim({ trust_level: 'T3' })]));
+    expect(errors[0]).toMatch(/T3 needs claim_type INFERENCE and truth_boundary inferred/);
+  });
+
+  it('fails on a perspective outside 50-100 code points', () => {
+    const { errors } = fixture((f) => {
+      (f['situations.json'] as { perspectives: Record<string, unknown> }[])[0]!.perspectives.daoist = perspective('太短了。');
+    });
+    expect(errors.some((e) => /daoist perspective has 4 characters/.test(e))).toBe(true);
+  });
+
+  it('fails when a pack no longer matches its release checksum', () => {
+    const { errors } = fixture(undefined, (dir) => writeFileSync(join(dir, 'passages.json'), JSON.stringify([passages[0]])));
+    expect(errors).toContain('release r1: pack mini checksum differs from the release (run npm run packs:release)');
+  });
+});
