@@ -136,15 +136,21 @@ export class Retrieval {
         return true;
       },
     });
-    const hits: Hit[] = results.slice(0, Math.max(limit * 3, 30)).map((r) => {
+    const phrase = normalize(query).replace(/[^\p{Script=Han}]/gu, '');
+    const top = results[0]?.score ?? 1;
+    const ranked = results.slice(0, Math.max(limit * 4, 60)).map((r) => {
       const passage = this.k.passageById.get(r.id as string)!;
       const own = this.passageTerms.get(passage.id)!;
       const matched = queryTerms.filter((t) => own.has(t)).length;
+      const coverage = queryTerms.length ? matched / queryTerms.length : 0;
       const linked = this.conceptsOf(passage.id).filter((id) => conceptIds.has(id));
-      return { passage, score: r.score, coverage: queryTerms.length ? matched / queryTerms.length : 0, conceptIds: linked };
+      // The passage's own words decide first (share of the query's terms, and the exact phrase);
+      // the engine's score, which also counts linked concept names, orders the rest.
+      const exact = Array.from(phrase).length >= 2 && normalize(passage.text).includes(phrase) ? 1 : 0;
+      return { hit: { passage, score: r.score, coverage, conceptIds: linked }, rank: exact + coverage * 2 + r.score / top };
     });
-    // Deterministic order: score, then locator order of the packs.
-    hits.sort((a, b) => b.score - a.score || a.passage.id.localeCompare(b.passage.id));
+    ranked.sort((a, b) => b.rank - a.rank || a.hit.passage.id.localeCompare(b.hit.passage.id));
+    const hits = ranked.map((r) => r.hit);
     return hits.slice(0, limit);
   }
 }
