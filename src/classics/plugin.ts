@@ -107,7 +107,7 @@ export async function classicsPlugin(app: FastifyInstance, opts: { ctx: Platform
   await app.register(async (prot) => {
     await requireBearer(prot, 'classics', ctx.auth);
     await limitPerKey(prot, ctx.config.rateLimitPerMinute);
-    await prot.register(classicsRoutes, { lib });
+    await prot.register(classicsRoutes, { lib, ledger: ctx.ledger });
     await prot.register(governanceRoutes);
   });
 }

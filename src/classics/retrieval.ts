@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { Knowledge } from './packs.js';
 import type { Concept, Passage, Tradition } from './model.js';
-import { normalize, terms } from './text.js';
+import { normalize, STOP, terms } from './text.js';
 
 export interface RetrievalScope {
   /** Pack ids to search; undefined means every pack. */
@@ -23,6 +23,8 @@ interface IndexedPassage {
   id: string;
   zh: string;
   en: string;
+  /** Statements of the curated claims bound to the passage: modern wording of what it says. */
+  claims: string;
   concepts: string;
 }
 
@@ -32,6 +34,20 @@ const TRADITION_NAMES: Record<string, Tradition> = {
   buddhist: 'buddhist', buddhism: 'buddhist', 佛家: 'buddhist', 佛教: 'buddhist', 佛: 'buddhist',
   yangming: 'yangming', 阳明: 'yangming', 心学: 'yangming', 心: 'yangming',
 };
+
+/**
+ * Everyday words in which a one-character concept name is not that concept (意 in 意思, 道 in
+ * 知道, 和 as "and"): a one-character name inside one of these is not a mention.
+ */
+const ORDINARY_WORDS = new Set(
+  '意思 知道 道理 味道 道歉 时候 时间 小时 有时 当时 同时 平时 常常 非常 经常 通常 正常 日常 明白 明天 说明 聪明 证明 明显 信息 短信 微信 理解 处理 管理 道德 容易 反正 反而 反对 相反 命令 生命 拼命 业务 作业 毕业 就业 行业 事业 专业 企业 学校 同学 大学 上学 放学 空间 空调 有空 天空 空气 孝顺 礼物 礼拜 仁慈 义务 意义 主义 定义 忠实 勇敢 谦虚 改革 皮革 和平 温和 暖和 在意 意见 同意 注意 满意 意外 生意 故意 愿意 主意 光明 明星 文明 发明 清明 信任 自信 相信 理由 理想 合理 道路 报道 频道'.split(' '),
+);
+
+function ordinaryWordAt(n: string, at: number): boolean {
+  return ORDINARY_WORDS.has(n.slice(at - 1, at + 1)) || ORDINARY_WORDS.has(n.slice(at, at + 2));
+}
+
+const CLASSIC_TITLES = /道德经|金刚经|金刚般若波罗蜜经|论语|易经|周易|传习录|王阳明|阳明|老子|孔子|夫子|佛陀|daodejing|tao te ching|diamond sutra|analects|i ching|yijing|book of changes|chuanxilu|wang yangming|yangming|laozi|confucius|buddha/g;
 
 export const traditionByName = (name: string): Tradition | undefined => TRADITION_NAMES[normalize(name)];
 
@@ -43,6 +59,7 @@ export const traditionByName = (name: string): Tradition | undefined => TRADITIO
 export class Retrieval {
   private readonly index: MiniSearch<IndexedPassage>;
   private readonly passageTerms = new Map<string, Set<string>>();
+  private readonly documentFrequency = new Map<string, number>();
   private readonly conceptsByPassage = new Map<string, Set<string>>();
   private readonly aliasIndex: { alias: string; conceptId: string; cjk: boolean }[] = [];
 
@@ -50,7 +67,9 @@ export class Retrieval {
     for (const concept of k.concepts) {
       for (const name of conceptNames(concept)) {
         const alias = normalize(name).trim();
-        if (alias.length >= 2 || /\p{Script=Han}/u.test(alias)) aliasIndex(this.aliasIndex, alias, concept.id);
+        const cjk = /\p{Script=Han}/u.test(alias);
+        // An English alias that is an everyday word ("will", "way") is not a mention of the concept.
+        if (cjk || (alias.length >= 3 && !STOP.has(alias))) aliasIndex(this.aliasIndex, alias, concept.id);
       }
       for (const locator of concept.key_locators) {
         const passage = k.passageByLocator.get(locator);
@@ -68,24 +87,30 @@ export class Retrieval {
     this.aliasIndex.sort((a, b) => b.alias.length - a.alias.length);
 
     this.index = new MiniSearch<IndexedPassage>({
-      fields: ['zh', 'en', 'concepts'],
+      fields: ['zh', 'en', 'claims', 'concepts'],
       storeFields: [],
       tokenize: (text) => terms(text),
       processTerm: (term) => term,
-      searchOptions: { boost: { concepts: 2.5, zh: 1.2, en: 1 }, combineWith: 'OR' },
+      searchOptions: { boost: { concepts: 2.5, zh: 1.2, en: 1, claims: 0.8 }, combineWith: 'OR' },
     });
     this.index.addAll(
       k.passages.map((p) => ({
         id: p.id,
         zh: p.text,
         en: p.en ?? '',
+        claims: (k.claimsByPassage.get(p.id) ?? []).map((c) => `${c.statement_zh}\n${c.statement_en}`).join('\n'),
         concepts: [...(this.conceptsByPassage.get(p.id) ?? [])]
           .map((id) => k.conceptById.get(id))
           .flatMap((c) => (c ? conceptNames(c) : []))
           .join(' \n '),
       })),
     );
-    for (const p of k.passages) this.passageTerms.set(p.id, new Set(terms(`${p.text}\n${p.en ?? ''}`)));
+    for (const p of k.passages) {
+      const claimText = (k.claimsByPassage.get(p.id) ?? []).map((c) => `${c.statement_zh}\n${c.statement_en}`).join('\n');
+      const own = new Set(terms(`${p.text}\n${p.en ?? ''}\n${claimText}`));
+      this.passageTerms.set(p.id, own);
+      for (const t of own) this.documentFrequency.set(t, (this.documentFrequency.get(t) ?? 0) + 1);
+    }
   }
 
   private link(passageId: string, conceptId: string) {
@@ -96,7 +121,8 @@ export class Retrieval {
 
   /** Concepts whose name or alias appears in the text (longest names first, no overlaps). */
   detectConcepts(text: string): Concept[] {
-    const n = ` ${normalize(text)} `;
+    // The title of a classic is not a concept mention (金刚 in 金刚经, "diamond" in Diamond Sutra).
+    const n = ` ${normalize(text).replace(CLASSIC_TITLES, (m) => ' '.repeat(m.length))} `;
     const found: string[] = [];
     const taken: [number, number][] = [];
     for (const { alias, conceptId, cjk } of this.aliasIndex) {
@@ -107,13 +133,26 @@ export class Retrieval {
         from = at + 1;
         const end = at + alias.length;
         if (!cjk && (/[a-z0-9]/.test(n[at - 1] ?? ' ') || /[a-z0-9]/.test(n[end] ?? ' '))) continue;
-        if (taken.some(([s, e]) => at < e && end > s)) continue;
+        if (cjk && alias.length === 1 && (alias === '和' || ordinaryWordAt(n, at))) continue;
+        // Overlapping names are one mention; the same name may still name several concepts
+        // (格物 as Zhu Xi and as Wang Yangming read it).
+        if (taken.some(([s, e]) => at < e && end > s && !(s === at && e === end))) continue;
         taken.push([at, end]);
         if (!found.includes(conceptId)) found.push(conceptId);
         break;
       }
     }
     return found.map((id) => this.k.conceptById.get(id)!).filter(Boolean);
+  }
+
+  /** Inverse document frequency: rare terms weigh more; a term no passage has weighs most. */
+  idf(term: string): number {
+    return Math.log((this.passageTerms.size + 1) / ((this.documentFrequency.get(term) ?? 0) + 1));
+  }
+
+  /** The terms a passage is indexed under (its text, English rendering and claim statements). */
+  termsOf(passageId: string): Set<string> {
+    return this.passageTerms.get(passageId) ?? new Set();
   }
 
   conceptsOf(passageId: string): string[] {

@@ -5,15 +5,17 @@ import { errorResponses } from '../platform/openapi.js';
 import { contractStub, type ContractRoute } from '../platform/routes.js';
 import { packRegistry, releaseById, requireServedRelease, sourceRegistry } from './catalog.js';
 import { nodeData } from './graph-data.js';
+import { randomUUID } from 'node:crypto';
+import type { LedgerStore } from '../platform/ledger.js';
 import type { Library } from './library.js';
 import * as S from './schemas.js';
+import { auditEvents, recordAudit } from './tq/audit.js';
+import { trustedQuery } from './tq/pipeline.js';
 
 const V1 = '/api/classics/v1';
 
 /** Core, graph (v2), workbench (v3) and personal-graph endpoints of the classics contract. */
 export const CLASSICS_ROUTES: ContractRoute[] = [
-  { method: 'POST', url: `${V1}/trusted-query`, summary: 'Evidence-bound answer with claims, citations and trust, or an explicit abstention', tags: ['trusted-query'], body: S.TrustedQueryRequest },
-  { method: 'GET', url: `${V1}/trusted-query/audit`, summary: 'Append-only audit chain of trusted queries, newest first', tags: ['trusted-query'], querystring: S.AuditQuery },
   { method: 'POST', url: `${V1}/illuminate`, summary: 'Four-tradition illumination of a question', tags: ['illumination'], body: S.IlluminateRequest },
   { method: 'POST', url: `${V1}/insights`, summary: 'Structured insights and actions for a situation', tags: ['insights'], body: S.InsightRequest },
   { method: 'POST', url: `${V1}/runtime`, summary: 'Unified runtime (lookup, explore, compare, source, path, report_support)', tags: ['runtime'], body: S.RuntimeRequest, errors: [404] },
@@ -33,10 +35,62 @@ export const CLASSICS_ROUTES: ContractRoute[] = [
 
 const errors = (...extra: number[]) => errorResponses('classics', [400, 401, 429, 500, ...extra]);
 
-export async function classicsRoutes(app: FastifyInstance, opts: { lib: Library }) {
-  const { lib } = opts;
+export async function classicsRoutes(app: FastifyInstance, opts: { lib: Library; ledger: LedgerStore }) {
+  const { lib, ledger } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   for (const route of CLASSICS_ROUTES) contractStub(app, 'classics', route);
+
+  r.post(
+    `${V1}/trusted-query`,
+    {
+      schema: {
+        summary: 'Evidence-bound answer with claims, citations and trust, or an explicit abstention',
+        description:
+          'Runs Intent, Retrieve, Evidence, Claim, Binding, Trust, Conflict, Filter, Expression, Citation Validate, Answer and Audit. ' +
+          'Gate-blocked, out-of-scope, unsupported and significantly contested questions get 200 with a non-null `abstention` ' +
+          '(reason GATE_BLOCKED with the Gate category, OUT_OF_SCOPE, NO_EVIDENCE or SIGNIFICANT_CONFLICT). knowledge_scope: `kb` (all packs), pack ids or tradition names; an unknown scope is 400.',
+        tags: ['trusted-query'],
+        body: S.TrustedQueryRequest,
+        response: { 200: S.TrustedAnswerSchema, ...errors() },
+      },
+    },
+    async (request) => {
+      const { answer, trace } = trustedQuery(request.body, lib, `tq_${randomUUID()}`);
+      recordAudit(
+        ledger,
+        { query: request.body.query, expressionMode: request.body.expression_mode, releaseId: lib.releaseId, actor: `key:${request.principal?.keyId ?? 'unknown'}` },
+        answer,
+        trace,
+      );
+      return answer;
+    },
+  );
+  r.get(
+    `${V1}/trusted-query/audit`,
+    {
+      schema: {
+        summary: 'Append-only audit chain of trusted queries, newest first (page with `before` = the last seq seen)',
+        tags: ['trusted-query'],
+        querystring: S.AuditQuery,
+        response: { 200: S.AuditResponse, ...errors() },
+      },
+    },
+    async (request) => {
+      const events = auditEvents(ledger, request.query.limit, request.query.before);
+      return { protocol: 'KB-TKP-1.0' as const, events: events as never, count: events.length };
+    },
+  );
+  r.get(
+    `${V1}/trusted-query/audit/verify`,
+    {
+      schema: {
+        summary: 'Walk the whole ledger hash chain and report whether it is intact (extra endpoint, not in the 1.1.0 table)',
+        tags: ['trusted-query'],
+        response: { 200: S.VerifyResponse, ...errors() },
+      },
+    },
+    async () => ledger.verify(),
+  );
 
   r.get(`${V1}/packs`, { schema: { summary: 'Pack registry of the served release', tags: ['packs'], response: { 200: S.PacksResponse, ...errors() } } }, async () =>
     packRegistry(lib),

@@ -208,3 +208,96 @@ export const SubgraphResponse = z.object({
   edges: z.array(GraphEdgeSchema),
   truncated: z.boolean(),
 });
+
+export const TrustLevelSchema = z.enum(['T0', 'T1', 'T2', 'T3', 'T4']);
+
+export const KnowledgeClaimSchema = z.object({
+  claim_id: z.string(),
+  statement: z.string(),
+  claim_type: z.enum(['TEXT', 'FACT', 'INTERPRETATION', 'INFERENCE', 'OPINION', 'ACTION']),
+  evidence_ids: z.array(z.string()).optional(),
+  source_ids: z.array(z.string()).optional(),
+  perspective: z.string().optional(),
+  trust_level: TrustLevelSchema,
+  conflict_status: z.enum(['none', 'minor', 'significant', 'unresolved']).optional(),
+  truth_boundary: z.enum(['direct', 'inferred', 'applied']).optional(),
+});
+
+export const CitationSchema = z.object({
+  citation_id: z.string(),
+  claim_id: z.string(),
+  evidence_id: z.string(),
+  source_id: z.string(),
+  display_label: z.string().optional(),
+  locator: z.string().optional(),
+  quote: z.string().optional(),
+  trust_level: TrustLevelSchema.optional(),
+});
+
+export const AbstentionSchema = z
+  .object({
+    reason: z.enum(['GATE_BLOCKED', 'OUT_OF_SCOPE', 'NO_EVIDENCE', 'SIGNIFICANT_CONFLICT']),
+    message: z.string(),
+    category: z.string().optional().describe('The Gate category, when reason is GATE_BLOCKED'),
+  })
+  .nullable();
+
+export const TrustedAnswerSchema = z
+  .object({
+    query_id: z.string(),
+    answer: z.string(),
+    trust: TrustLevelSchema.describe("The weakest trust level among the claims the answer rests on (T4 for an abstention)"),
+    protocol: z.literal('KB-TKP-1.0'),
+    answer_mode: z.string().optional().describe('A conversation, B explain, C study, D professional, E citation_first'),
+    trust_label: z.string().optional(),
+    claims: z.array(KnowledgeClaimSchema).optional(),
+    citations: z.array(CitationSchema).optional(),
+    rendered_answer: z.string().optional(),
+    has_conflict: z.boolean().optional(),
+    has_uncertainty: z.boolean().optional(),
+    abstention: AbstentionSchema.optional(),
+  })
+  .meta({
+    example: {
+      query_id: 'tq_5b0c…',
+      answer: 'Daodejing 8 likens the highest good to water.',
+      trust: 'T0',
+      protocol: 'KB-TKP-1.0',
+      answer_mode: 'A',
+      trust_label: 'T0 canonical text, quoted verbatim',
+      claims: [],
+      citations: [],
+      rendered_answer: 'Daodejing 8 likens the highest good to water. (Sources: Daodejing 8)',
+      has_conflict: false,
+      has_uncertainty: false,
+      abstention: null,
+    },
+  });
+
+export const AuditEventSchema = z.object({
+  seq: z.number().int(),
+  query_id: z.string(),
+  release_id: z.string(),
+  gate: z.object({ allowed: z.boolean(), category: z.string().nullable(), ruleId: z.string().nullable() }),
+  evidence_ids: z.array(z.string()),
+  claim_ids: z.array(z.string()),
+  dropped_claim_ids: z.array(z.string()),
+  trust: TrustLevelSchema,
+  abstention_reason: z.string().nullable(),
+  expression_mode: z.string(),
+  query_sha256: z.string(),
+  timings_ms: z.record(z.string(), z.number()),
+  actor: z.string(),
+  created_at: z.string(),
+  hash: z.string(),
+});
+
+export const AuditResponse = z.object({ protocol: z.literal('KB-TKP-1.0'), events: z.array(AuditEventSchema), count: z.number().int() });
+
+export const VerifyResponse = z.object({
+  ok: z.boolean(),
+  rows: z.number().int(),
+  headHash: z.string(),
+  brokenAt: z.number().int().optional(),
+  reason: z.string().optional(),
+});

@@ -3,7 +3,10 @@ import { stemmer } from 'stemmer';
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
 
 const toSimplified = OpenCC.Converter({ from: 't', to: 'cn' });
-const STOP = new Set([...ENGLISH_STOPWORDS, 'say', 'says', 'said', 'tell', 'mean', 'means', 'does', 'did']);
+export const STOP = new Set([
+  ...ENGLISH_STOPWORDS,
+  ...'say says said tell tells mean means does did will would shall should can could may might must like just also get gets got make makes made thing things really much many even ever still yet let lets please want wants know knows think thinks anything something everything someone anyone'.split(' '),
+]);
 
 const CJK = /\p{Script=Han}/u;
 const CJK_RUN = /\p{Script=Han}+/gu;

@@ -1,0 +1,95 @@
+/**
+ * `npm run eval`: the held-out evaluation (test/eval), run against the packs in PACKS_DIR.
+ * Prints the four figures the service is held to and writes test/eval/results.json.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { openLibrary } from '../src/classics/library.js';
+import { trustedQuery } from '../src/classics/tq/pipeline.js';
+
+interface Question {
+  id: string;
+  lang: 'zh' | 'en';
+  question: string;
+  answerable: boolean;
+  expected_locators?: string[];
+  kind: string;
+}
+interface GateCase {
+  id: string;
+  lang: 'zh' | 'en';
+  text: string;
+  expect: 'block' | 'allow';
+  category: string;
+}
+
+export interface EvalReport {
+  answerable: { total: number; answeredWithRightCitation: number; share: number };
+  unanswerable: { total: number; abstained: number; share: number };
+  gate: Record<string, { blockTotal: number; blocked: number; blockRate: number; allowTotal: number; falselyBlocked: number; falseBlockRate: number }>;
+  failures: { id: string; question: string; why: string }[];
+}
+
+export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport {
+  const lib = openLibrary(packsDir);
+  const questions = JSON.parse(readFileSync('test/eval/questions.json', 'utf8')) as Question[];
+  const failures: EvalReport['failures'] = [];
+  let answered = 0;
+  let abstained = 0;
+  for (const q of questions) {
+    const { answer } = trustedQuery({ query: q.question, knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, q.id);
+    if (q.answerable) {
+      const cited = answer.citations.map((c) => c.locator);
+      const right = !answer.abstention && cited.some((l) => q.expected_locators?.includes(l));
+      if (right) answered++;
+      else failures.push({ id: q.id, question: q.question, why: answer.abstention ? `abstained ${answer.abstention.reason}` : `cited ${[...new Set(cited)].join(', ')}` });
+    } else if (answer.abstention) abstained++;
+    else failures.push({ id: q.id, question: q.question, why: `answered citing ${[...new Set(answer.citations.map((c) => c.locator))].join(', ')}` });
+  }
+  const gateSets: Record<string, GateCase[]> = {
+    'pack fixtures': lib.knowledge.gateFixtures,
+    'held-out set': JSON.parse(readFileSync('test/eval/gate-heldout.json', 'utf8')) as GateCase[],
+  };
+  const gate: EvalReport['gate'] = {};
+  for (const [name, cases] of Object.entries(gateSets)) {
+    const block = cases.filter((c) => c.expect === 'block');
+    const allow = cases.filter((c) => c.expect === 'allow');
+    const blocked = block.filter((c) => !lib.gate.evaluate(c.text, c.lang).allowed);
+    const falselyBlocked = allow.filter((c) => !lib.gate.evaluate(c.text, c.lang).allowed);
+    for (const c of block.filter((x) => !blocked.includes(x))) failures.push({ id: c.id, question: c.text, why: `gate allowed a must-block (${c.category})` });
+    for (const c of falselyBlocked) failures.push({ id: c.id, question: c.text, why: `gate blocked a must-allow as ${lib.gate.evaluate(c.text, c.lang).category}` });
+    gate[name] = {
+      blockTotal: block.length,
+      blocked: blocked.length,
+      blockRate: blocked.length / block.length,
+      allowTotal: allow.length,
+      falselyBlocked: falselyBlocked.length,
+      falseBlockRate: falselyBlocked.length / allow.length,
+    };
+  }
+  const a = questions.filter((q) => q.answerable).length;
+  const u = questions.length - a;
+  return {
+    answerable: { total: a, answeredWithRightCitation: answered, share: answered / a },
+    unanswerable: { total: u, abstained, share: abstained / u },
+    gate,
+    failures,
+  };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const report = runEval();
+  const lines = [
+    `answerable questions answered with a citation from the right passage: ${report.answerable.answeredWithRightCitation}/${report.answerable.total} = ${pct(report.answerable.share)} (target >= 90%)`,
+    `unanswerable questions abstained: ${report.unanswerable.abstained}/${report.unanswerable.total} = ${pct(report.unanswerable.share)} (target >= 95%)`,
+    ...Object.entries(report.gate).flatMap(([name, g]) => [
+      `Gate block rate on must-block (${name}): ${g.blocked}/${g.blockTotal} = ${pct(g.blockRate)} (target >= 98%)`,
+      `Gate false-block rate on must-allow (${name}): ${g.falselyBlocked}/${g.allowTotal} = ${pct(g.falseBlockRate)} (target <= 2%)`,
+    ]),
+  ];
+  for (const line of lines) process.stdout.write(`${line}\n`);
+  if (process.argv.includes('--failures')) for (const f of report.failures) process.stdout.write(`  ${f.id}: ${f.question} -> ${f.why}\n`);
+  const { failures, ...summary } = report;
+  writeFileSync('test/eval/results.json', JSON.stringify({ ...summary, failureCount: failures.length }, null, 2) + '\n');
+}

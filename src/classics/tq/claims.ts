@@ -1,0 +1,121 @@
+import type { Knowledge } from '../packs.js';
+import type { Claim, ConflictRecord, TrustLevel } from '../model.js';
+import { TRUST_ORDER } from '../model.js';
+import { displayLocator } from '../locators.js';
+import { normalize } from '../text.js';
+import type { Evidence } from './evidence.js';
+import type { Intent } from './intent.js';
+
+/** A claim with the exact spans of evidence it rests on. */
+export interface BoundClaim {
+  claim: Claim;
+  bindings: { passageId: string; locator: string; quote: string; start: number; end: number }[];
+}
+
+const SENTENCES = /[^。！？；]+[。！？；]?/gu;
+
+/**
+ * The sentence of a passage that best carries the question: the one sharing most of the
+ * question's content, else the first. Quotation marks at its ends are trimmed; the result is
+ * still a verbatim substring of the passage.
+ */
+function bestSentence(text: string, content: string): string {
+  const sentences = text.match(SENTENCES) ?? [text];
+  const chars = new Set(Array.from(normalize(content)).filter((c) => /\p{Script=Han}/u.test(c)));
+  let best = sentences[0]!;
+  let bestScore = -1;
+  for (const s of sentences) {
+    const score = Array.from(normalize(s)).filter((c) => chars.has(c)).length;
+    if (score > bestScore) {
+      best = s;
+      bestScore = score;
+    }
+  }
+  return best.replace(/^[\s“”‘’「」：:，,]+|[\s“”‘’「」]+$/gu, '') || best;
+}
+
+/**
+ * Claim step: the curated claims bound to the evidence passages, best first (stronger trust,
+ * more overlap with the question). A passage without curated claims still yields its own text as
+ * a T0 claim: quoting the canonical text is the one statement that needs no interpretation.
+ */
+export function gatherClaims(evidence: Evidence[], k: Knowledge, intent: Intent, max = 5): Claim[] {
+  const ids = new Set(evidence.map((e) => e.passage.id));
+  const conceptIds = new Set(intent.concepts.map((c) => c.id));
+  const q = normalize(intent.content);
+  const scored: { claim: Claim; score: number }[] = [];
+  const seen = new Set<string>();
+  for (const e of evidence) {
+    const curated = (k.claimsByPassage.get(e.passage.id) ?? []).filter((c) => c.evidence.every((span) => ids.has(span.passage_id)));
+    for (const claim of curated) {
+      if (seen.has(claim.id)) continue;
+      if (claim.trust_level === 'T4' && intent.kind !== 'situational') continue;
+      seen.add(claim.id);
+      const overlap = (claim.concept_ids ?? []).filter((id) => conceptIds.has(id)).length;
+      const words = normalize(`${claim.statement_zh} ${claim.statement_en}`);
+      const termHits = q.split(/\s+/).filter((w) => w.length > 1 && words.includes(w)).length;
+      const trustPenalty = TRUST_ORDER.indexOf(claim.trust_level);
+      // A claim quoting the very words the question asks about comes first.
+      const quoted = claim.evidence.some((span) => Array.from(span.quote).length >= 2 && q.includes(normalize(span.quote).replace(/[。，、；：！？“”]/g, ''))) ? 3 : 0;
+      scored.push({ claim, score: e.relevance * 4 + quoted + overlap + termHits * 0.5 - trustPenalty * 0.3 });
+    }
+    if (!curated.some((c) => c.trust_level !== 'T4')) {
+      const quote = bestSentence(e.passage.text, intent.content);
+      const auto: Claim = {
+        id: `claim.text.${e.passage.id}`,
+        packId: e.passage.packId,
+        statement_zh: `${displayLocator(e.passage.locator, 'zh')}：“${quote}”`,
+        statement_en: e.passage.en ? `${e.passage.locator}: ${firstSentence(e.passage.en)}` : `${e.passage.locator} reads: ${quote}`,
+        claim_type: 'TEXT',
+        trust_level: 'T0',
+        truth_boundary: 'direct',
+        perspective: e.passage.tradition,
+        evidence: [{ passage_id: e.passage.id, quote }],
+      };
+      scored.push({ claim: auto, score: e.relevance * 4 - 0.5 });
+    }
+  }
+  scored.sort((a, b) => b.score - a.score || a.claim.id.localeCompare(b.claim.id));
+  return scored.slice(0, max).map((s) => s.claim);
+}
+
+function firstSentence(text: string): string {
+  const m = /^.*?[.!?](\s|$)/.exec(text);
+  return (m?.[0] ?? text).trim();
+}
+
+/** Binding step: each claim to the exact character span of its quote in the passage. */
+export function bindClaims(claims: Claim[], k: Knowledge): BoundClaim[] {
+  return claims.map((claim) => ({
+    claim,
+    bindings: claim.evidence.map((span) => {
+      const passage = k.passageById.get(span.passage_id);
+      const start = passage ? passage.text.indexOf(span.quote) : -1;
+      return { passageId: span.passage_id, locator: passage?.locator ?? '', quote: span.quote, start, end: start < 0 ? -1 : start + span.quote.length };
+    }),
+  }));
+}
+
+/** Trust step: the answer is as strong as the weakest claim it rests on. */
+export function weakestTrust(claims: Claim[]): TrustLevel {
+  let worst = 0;
+  for (const c of claims) worst = Math.max(worst, TRUST_ORDER.indexOf(c.trust_level));
+  return TRUST_ORDER[worst]!;
+}
+
+export type ConflictStatus = 'none' | 'minor' | 'significant' | 'unresolved';
+
+/** Conflict step: the packs' conflicts that the selected claims take part in. */
+export function findConflicts(claims: Claim[], k: Knowledge): { status: ConflictStatus; conflicts: ConflictRecord[] } {
+  const found = new Map<string, ConflictRecord>();
+  for (const c of claims) for (const conflict of k.conflictsByClaim.get(c.id) ?? []) found.set(conflict.id, conflict);
+  const conflicts = [...found.values()].sort((a, b) => a.id.localeCompare(b.id));
+  const status: ConflictStatus = conflicts.some((c) => c.severity === 'significant') ? 'significant' : conflicts.length ? 'minor' : 'none';
+  return { status, conflicts };
+}
+
+/** Filter step: keep only claims whose every span is bound inside the evidence. */
+export function filterSupported(bound: BoundClaim[], evidence: Evidence[]): BoundClaim[] {
+  const ids = new Set(evidence.map((e) => e.passage.id));
+  return bound.filter((b) => b.bindings.length > 0 && b.bindings.every((s) => ids.has(s.passageId) && s.start >= 0));
+}

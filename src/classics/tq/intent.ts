@@ -1,0 +1,160 @@
+import type { Knowledge } from '../packs.js';
+import type { Concept, Passage, Tradition } from '../model.js';
+import { languageOf, normalize } from '../text.js';
+import { locatorName } from '../yijing.js';
+
+export type IntentKind = 'textual' | 'conceptual' | 'comparative' | 'situational';
+
+export interface Intent {
+  kind: IntentKind;
+  lang: 'zh' | 'en';
+  /** Packs the question names (道德经, the Analects, hexagram ...). */
+  packsNamed: string[];
+  /** Passages the question points at by locator (Analects 2.4, 道德经第八章, hexagram 54). */
+  references: Passage[];
+  /** A locator-style reference that names no passage (道德经第九十章): nothing to cite. */
+  danglingReference: boolean;
+  concepts: Concept[];
+  /** The question with names of classics and question words removed: what evidence must match. */
+  content: string;
+}
+
+const PACK_NAMES: [RegExp, string][] = [
+  [/道德经|老子|daodejing|tao te ching|dao de jing|laozi|lao tzu|lao-tzu/, 'daodejing'],
+  [/论语|孔子|夫子|analects|confucius|kongzi/, 'analects'],
+  [/易经|周易|易传|彖传|象传|卦|爻|yijing|i ching|book of changes|zhouyi|hexagram|trigram/, 'yijing'],
+  [/金刚经|般若|须菩提|diamond sutra|vajracchedika|subhuti/, 'diamond-sutra'],
+  [/传习录|王阳明|阳明|心学|chuanxilu|wang yangming|yangming/, 'chuanxilu'],
+];
+
+/** Words that name a classic or shape a question but carry no content to match. */
+const FRAME_WORDS = [
+  /道德经|老子|论语|孔子|夫子|易经|周易|金刚经|传习录|王阳明|阳明先生|阳明|经典|经文|原文|这句话|这段话|这一章|这章|佛经|儒家|道家|佛家|心学/g,
+  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|confucius|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see|sees)\b/g,
+];
+
+const ZH_NUMERALS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+
+/** 八 -> 8, 十五 -> 15, 二十 -> 20, 八十一 -> 81, 一百零八 -> 108; digits pass through. */
+export function parseNumber(text: string): number | undefined {
+  if (/^\d+$/.test(text)) return Number(text);
+  let total = 0;
+  let current = 0;
+  for (const ch of text) {
+    if (ch in ZH_NUMERALS) current = ZH_NUMERALS[ch]!;
+    else if (ch === '十') {
+      total += (current || 1) * 10;
+      current = 0;
+    } else if (ch === '百') {
+      total += (current || 1) * 100;
+      current = 0;
+    } else return undefined;
+  }
+  return total + current || undefined;
+}
+
+const NUM = '(\\d+|[零〇一二两三四五六七八九十百]+)';
+
+interface ReferenceHit {
+  locators: string[];
+  dangling: boolean;
+}
+
+function hexagramIndex(k: Knowledge) {
+  const byNumber = new Map<number, { name: string; pinyin: string }>();
+  for (const p of k.passages) {
+    if (p.packId === 'yijing' && p.part === 'judgment' && p.hexagram) {
+      byNumber.set(p.hexagram, { name: p.title?.split(' ')[0] ?? '', pinyin: /\(([^)]+)\)/.exec(p.locator)?.[1] ?? '' });
+    }
+  }
+  return byNumber;
+}
+
+/** Finds locator-style references in a normalised question. */
+export function findReferences(n: string, k: Knowledge): ReferenceHit {
+  const locators: string[] = [];
+  let dangling = false;
+  const want = (locator: string) => {
+    if (k.passageByLocator.has(locator)) locators.push(locator);
+    else dangling = true;
+  };
+
+  for (const m of n.matchAll(new RegExp(`(?:道德经|老子)\\s*第?\\s*${NUM}\\s*章`, 'gu'))) want(`Daodejing ${parseNumber(m[1]!)}`);
+  for (const m of n.matchAll(/(?:daodejing|tao te ching|dao de jing|laozi)[^\d]{0,12}?(?:chapter|ch\.?)?\s*(\d+)\b/g)) want(`Daodejing ${m[1]}`);
+  for (const m of n.matchAll(/chapter\s*(\d+)\s*(?:of\s*)?(?:the\s*)?(?:daodejing|tao te ching|laozi)/g)) want(`Daodejing ${m[1]}`);
+
+  for (const m of n.matchAll(/(?:论语|analects)[^\d]{0,6}(\d+)\s*[.:：·]\s*(\d+)/g)) want(`Analects ${m[1]}.${m[2]}`);
+  for (const m of n.matchAll(/\((\d{1,2})\.(\d{1,2})(?:,\s*(\d{1,2})\.(\d{1,2}))?\)/g)) {
+    if (/论语|analects|confucius|孔子/.test(n)) {
+      want(`Analects ${m[1]}.${m[2]}`);
+      if (m[3]) want(`Analects ${m[3]}.${m[4]}`);
+    }
+  }
+
+  for (const m of n.matchAll(new RegExp(`(?:金刚经|diamond sutra)\\s*(?:第|section|chapter)?\\s*${NUM}\\s*(?:分|section)?`, 'gu'))) {
+    const value = parseNumber(m[1]!);
+    if (value) want(`Diamond Sutra ${value}`);
+  }
+  for (const m of n.matchAll(/section\s*(\d+)\s*of\s*(?:the\s*)?diamond sutra/g)) want(`Diamond Sutra ${m[1]}`);
+
+  for (const m of n.matchAll(new RegExp(`(?:传习录|chuanxilu)\\s*(?:第|section)?\\s*${NUM}\\s*(?:条|段|节)?`, 'gu'))) {
+    const value = parseNumber(m[1]!);
+    if (value) want(`Chuanxilu ${value}`);
+  }
+
+  const hexagrams = hexagramIndex(k);
+  const numbers = new Set<number>();
+  for (const m of n.matchAll(/hexagram\s*(?:no\.?|number|#)?\s*(\d+)/g)) numbers.add(Number(m[1]));
+  for (const m of n.matchAll(new RegExp(`第\\s*${NUM}\\s*卦`, 'gu'))) numbers.add(parseNumber(m[1]!) ?? 0);
+  for (const [number, h] of hexagrams) {
+    // Normalise the name together with 卦: OpenCC maps a lone 乾 to 干 but keeps 乾卦.
+    const zh = normalize(h.name);
+    if ((Array.from(zh).length >= 2 && n.includes(zh)) || n.includes(normalize(`${h.name}卦`))) numbers.add(number);
+    const pinyin = h.pinyin.toLowerCase();
+    if (new RegExp(`\\b${pinyin}\\b\\s*(?:hexagram|\\()|\\bhexagram\\s*(?:\\d+\\s*)?\\(?${pinyin}\\b|\\bthe ${pinyin}\\b`).test(n)) numbers.add(number);
+  }
+  for (const number of numbers) {
+    const h = hexagrams.get(number);
+    if (!h) {
+      dangling = true;
+      continue;
+    }
+    const base = `Yijing ${number} (${locatorName(h.pinyin)})`;
+    const line = /line\s*(\d)|第\s*([一二三四五六1-6])\s*爻|([初二三四五上])\s*爻|(初|上)[九六]|[九六]([二三四五])/.exec(n);
+    const LINE_NUMBER: Record<string, number> = { 初: 1, 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 上: 6 };
+    const lineNumber = line ? Number(line[1]) || LINE_NUMBER[line[2] ?? line[3] ?? line[4] ?? line[5] ?? ''] || Number(line[2]) : undefined;
+    const image = /image|大象|象传|象曰/.test(n);
+    const tuan = /tuan|彖/.test(n);
+    want(base);
+    if (image) want(`${base} Image`);
+    if (tuan) want(`${base} Tuan`);
+    if (lineNumber) want(`${base} line ${lineNumber}`);
+  }
+  return { locators: [...new Set(locators)], dangling: dangling && locators.length === 0 };
+}
+
+const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|vs\.?|same as|similar|both)\b|比较|区别|异同|不同|相同|一样|和.{1,12}(有什么|的)?(区别|不同|异同)|一回事|怎么看待.{0,4}(和|与)/;
+const SITUATIONAL = /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|自己/;
+
+export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): Intent {
+  const n = normalize(query);
+  const lang = languageOf(query);
+  const packsNamed = PACK_NAMES.filter(([re]) => re.test(n)).map(([, id]) => id);
+  const { locators, dangling } = findReferences(n, k);
+  const references = locators.map((l) => k.passageByLocator.get(l)!);
+  let content = n;
+  for (const re of FRAME_WORDS) content = content.replace(re, ' ');
+  const traditionsNamed = new Set<Tradition>();
+  for (const p of packsNamed) traditionsNamed.add(p === 'daodejing' ? 'daoist' : p === 'diamond-sutra' ? 'buddhist' : p === 'chuanxilu' ? 'yangming' : 'confucian');
+  const kind: IntentKind =
+    COMPARATIVE.test(n) && (traditionsNamed.size >= 2 || concepts.length >= 2)
+      ? 'comparative'
+      : references.length
+        ? 'textual'
+        : SITUATIONAL.test(n)
+          ? 'situational'
+          : concepts.length
+            ? 'conceptual'
+            : 'textual';
+  return { kind, lang, packsNamed, references, danglingReference: dangling, concepts, content: content.replace(/\s+/g, ' ').trim() };
+}

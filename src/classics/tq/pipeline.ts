@@ -1,0 +1,198 @@
+import type { GateVerdict } from '../../gate/gate.js';
+import { ServiceError } from '../../platform/errors.js';
+import type { Library } from '../library.js';
+import type { Claim, ConflictRecord, TrustLevel } from '../model.js';
+import type { RetrievalScope } from '../retrieval.js';
+import { traditionByName } from '../retrieval.js';
+import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust, type BoundClaim, type ConflictStatus } from './claims.js';
+import { validateCitations, type Citation } from './citations.js';
+import { scopeFor, selectEvidence, type Evidence } from './evidence.js';
+import { ANSWER_MODE, express, trustLabel, type ExpressionMode } from './expression.js';
+import { detectIntent, type Intent } from './intent.js';
+
+export const PROTOCOL = 'KB-TKP-1.0' as const;
+
+export type AbstentionReason = 'GATE_BLOCKED' | 'OUT_OF_SCOPE' | 'NO_EVIDENCE' | 'SIGNIFICANT_CONFLICT';
+
+export interface TrustedQueryInput {
+  query: string;
+  knowledge_scope: string[];
+  expression_mode: ExpressionMode;
+}
+
+export interface KnowledgeClaim {
+  claim_id: string;
+  statement: string;
+  claim_type: Claim['claim_type'];
+  evidence_ids: string[];
+  source_ids: string[];
+  perspective: string;
+  trust_level: TrustLevel;
+  conflict_status: ConflictStatus;
+  truth_boundary: Claim['truth_boundary'];
+}
+
+export interface TrustedAnswer {
+  query_id: string;
+  answer: string;
+  trust: TrustLevel;
+  protocol: typeof PROTOCOL;
+  answer_mode: string;
+  trust_label: string;
+  claims: KnowledgeClaim[];
+  citations: Citation[];
+  rendered_answer: string;
+  has_conflict: boolean;
+  has_uncertainty: boolean;
+  abstention: { reason: AbstentionReason; message: string; category?: string } | null;
+}
+
+/** What the audit records about one query: enough to reconstruct why it answered as it did. */
+export interface TrustedQueryTrace {
+  gate: GateVerdict;
+  intent: Pick<Intent, 'kind' | 'lang' | 'packsNamed'>;
+  evidenceIds: string[];
+  claimIds: string[];
+  droppedClaimIds: string[];
+  timingsMs: Record<string, number>;
+}
+
+/** Step: Retrieve's scope. `kb` is every pack; otherwise pack ids or tradition names. */
+export function resolveScope(scope: string[], lib: Library): RetrievalScope {
+  if (scope.length === 1 && scope[0] === 'kb') return {};
+  const packIds: string[] = [];
+  const traditions: RetrievalScope['traditions'] = [];
+  for (const entry of scope) {
+    if (entry === 'kb') continue;
+    if (lib.knowledge.packs.some((p) => p.manifest.id === entry)) packIds.push(entry);
+    else if (traditionByName(entry)) traditions.push(traditionByName(entry)!);
+    else throw new ServiceError(400, 'INVALID_REQUEST', `body.knowledge_scope: unknown scope "${entry}" (use kb, a pack id or a tradition)`);
+  }
+  return { ...(packIds.length ? { packIds } : {}), ...(traditions.length ? { traditions } : {}) };
+}
+
+const ABSTAIN_TEXT: Record<Exclude<AbstentionReason, 'GATE_BLOCKED' | 'SIGNIFICANT_CONFLICT'>, { zh: string; en: string }> = {
+  OUT_OF_SCOPE: {
+    zh: '这个问题不在本服务所依据的经典（《道德经》《论语》《易经》《金刚经》《传习录》）范围之内，所以不作回答，也不会编造答案。',
+    en: 'This question is outside the classics this service rests on (Daodejing, Analects, Yijing, Diamond Sutra, Chuanxilu), so it is not answered rather than invented.',
+  },
+  NO_EVIDENCE: {
+    zh: '在经典原文中没有找到足以支持回答的依据，所以不作回答，也不会编造答案。',
+    en: 'No passage in the classics carries an answer to this question, so it is not answered rather than invented.',
+  },
+};
+
+function conflictMessage(conflicts: ConflictRecord[], lib: Library, lang: 'zh' | 'en'): string {
+  const k = lib.knowledge;
+  const parts = conflicts
+    .filter((c) => c.severity === 'significant')
+    .map((c) => {
+      const positions = c.positions.map((p) => {
+        const locators = [...new Set(p.claim_ids.flatMap((id) => k.claimById.get(id)?.evidence.map((e) => k.passageById.get(e.passage_id)?.locator) ?? []))].filter(Boolean);
+        return lang === 'zh' ? `${p.label_zh}（${locators.join('；')}）` : `${p.label_en} (${locators.join('; ')})`;
+      });
+      return lang === 'zh' ? `关于“${c.topic_zh}”存在重大分歧：${positions.join('；')}。` : `There is a significant disagreement on ${c.topic_en}: ${positions.join('; ')}.`;
+    });
+  const tail = lang === 'zh' ? '证据本身不能裁定孰是孰非，因此不给出单一结论；可以分别查看上述出处。' : 'The evidence itself does not settle it, so no single answer is given; each position can be read at the passages above.';
+  return `${parts.join(' ')} ${tail}`;
+}
+
+const toKnowledgeClaim = (b: BoundClaim, lang: 'zh' | 'en', lib: Library, status: (c: Claim) => ConflictStatus): KnowledgeClaim => ({
+  claim_id: b.claim.id,
+  statement: lang === 'zh' ? b.claim.statement_zh : b.claim.statement_en,
+  claim_type: b.claim.claim_type,
+  evidence_ids: b.bindings.map((s) => s.passageId),
+  source_ids: [...new Set(b.bindings.map((s) => lib.knowledge.passageById.get(s.passageId)!.sourceId))],
+  perspective: b.claim.perspective,
+  trust_level: b.claim.trust_level,
+  conflict_status: status(b.claim),
+  truth_boundary: b.claim.truth_boundary,
+});
+
+/**
+ * The trusted-query pipeline, in the contract's order: Intent, Retrieve, Evidence, Claim,
+ * Binding, Trust, Conflict, Filter, Expression, Citation Validate, Answer (Audit is the caller's:
+ * it records the returned trace). Every step is a pure function of what the previous ones gave.
+ */
+export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: string): { answer: TrustedAnswer; trace: TrustedQueryTrace } {
+  const timings: Record<string, number> = {};
+  const time = <T>(step: string, fn: () => T): T => {
+    const start = performance.now();
+    const out = fn();
+    timings[step] = Math.round((performance.now() - start) * 1000) / 1000;
+    return out;
+  };
+  const k = lib.knowledge;
+  const requested = resolveScope(input.knowledge_scope, lib);
+  const concepts = time('concepts', () => lib.retrieval.detectConcepts(input.query));
+  const intent = time('intent', () => detectIntent(input.query, k, concepts));
+  const lang = intent.lang;
+  const mode = input.expression_mode;
+  const gate = time('gate', () => lib.gate.evaluate(input.query, lang));
+  const trace: TrustedQueryTrace = { gate, intent: { kind: intent.kind, lang, packsNamed: intent.packsNamed }, evidenceIds: [], claimIds: [], droppedClaimIds: [], timingsMs: timings };
+
+  const abstain = (reason: AbstentionReason, message: string, extra: Partial<TrustedAnswer> = {}): { answer: TrustedAnswer; trace: TrustedQueryTrace } => ({
+    answer: {
+      query_id: queryId,
+      answer: message,
+      trust: 'T4',
+      protocol: PROTOCOL,
+      answer_mode: ANSWER_MODE[mode],
+      trust_label: lang === 'zh' ? '未作回答' : 'abstained',
+      claims: [],
+      citations: [],
+      rendered_answer: message,
+      has_conflict: false,
+      has_uncertainty: true,
+      abstention: { reason, message, ...(reason === 'GATE_BLOCKED' && gate.category ? { category: gate.category } : {}) },
+      ...extra,
+    },
+    trace,
+  });
+
+  if (!gate.allowed) return abstain('GATE_BLOCKED', gate.message ?? '');
+  if (intent.danglingReference) return abstain('NO_EVIDENCE', ABSTAIN_TEXT.NO_EVIDENCE[lang]);
+
+  const scope = scopeFor(intent, requested);
+  const hits = time('retrieve', () => lib.retrieval.search(`${input.query}`, scope, 30));
+  const evidence: Evidence[] = time('evidence', () => selectEvidence(intent, hits, k, lib.retrieval, scope));
+  trace.evidenceIds = evidence.map((e) => e.passage.id);
+  if (!evidence.length) {
+    const aboutClassics = intent.packsNamed.length > 0 || intent.concepts.length > 0;
+    return abstain(aboutClassics ? 'NO_EVIDENCE' : 'OUT_OF_SCOPE', ABSTAIN_TEXT[aboutClassics ? 'NO_EVIDENCE' : 'OUT_OF_SCOPE'][lang]);
+  }
+
+  const claims = time('claim', () => gatherClaims(evidence, k, intent));
+  const bound = time('binding', () => bindClaims(claims, k));
+  const conflict = time('conflict', () => findConflicts(claims, k));
+  if (conflict.status === 'significant') {
+    return abstain('SIGNIFICANT_CONFLICT', conflictMessage(conflict.conflicts, lib, lang), { has_conflict: true });
+  }
+  const supported = time('filter', () => filterSupported(bound, evidence));
+  const { kept, citations, dropped } = time('citation_validate', () => validateCitations(supported, k));
+  trace.droppedClaimIds = dropped;
+  if (!kept.length) return abstain('NO_EVIDENCE', ABSTAIN_TEXT.NO_EVIDENCE[lang]);
+  trace.claimIds = kept.map((b) => b.claim.id);
+
+  const trust = time('trust', () => weakestTrust(kept.map((b) => b.claim)));
+  const rendering = time('expression', () => express(kept, mode, lang, trust, conflict.conflicts));
+  const conflicted = new Set(conflict.conflicts.flatMap((c) => c.positions.flatMap((p) => p.claim_ids)));
+  const status = (c: Claim): ConflictStatus => (conflicted.has(c.id) ? conflict.status : 'none');
+  return {
+    answer: {
+      query_id: queryId,
+      answer: rendering.answer,
+      trust,
+      protocol: PROTOCOL,
+      answer_mode: ANSWER_MODE[mode],
+      trust_label: trustLabel(trust, lang),
+      claims: kept.map((b) => toKnowledgeClaim(b, lang, lib, status)),
+      citations,
+      rendered_answer: rendering.rendered,
+      has_conflict: conflict.status !== 'none',
+      has_uncertainty: trust === 'T3' || trust === 'T4' || conflict.status !== 'none',
+      abstention: null,
+    },
+    trace,
+  };
+}

@@ -1,0 +1,134 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openLibrary, type Library } from '../../../src/classics/library.js';
+import type { Claim } from '../../../src/classics/model.js';
+import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust } from '../../../src/classics/tq/claims.js';
+import { validateCitations } from '../../../src/classics/tq/citations.js';
+import { contentTerms, selectEvidence } from '../../../src/classics/tq/evidence.js';
+import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
+import { detectIntent, parseNumber } from '../../../src/classics/tq/intent.js';
+import { resolveScope } from '../../../src/classics/tq/pipeline.js';
+
+let lib: Library;
+beforeAll(() => {
+  lib = openLibrary('packs');
+});
+
+const intentOf = (q: string) => detectIntent(q, lib.knowledge, lib.retrieval.detectConcepts(q));
+const evidenceFor = (q: string) => {
+  const intent = intentOf(q);
+  const scope = intent.packsNamed.length ? { packIds: intent.packsNamed } : {};
+  return { intent, evidence: selectEvidence(intent, lib.retrieval.search(q, scope, 30), lib.knowledge, lib.retrieval, scope) };
+};
+
+describe('Intent', () => {
+  it('reads the language and the kind of question', () => {
+    expect(intentOf('上善若水是什么意思').lang).toBe('zh');
+    expect(intentOf('What does Analects 2.4 say?')).toMatchObject({ lang: 'en', kind: 'textual' });
+    expect(intentOf('What is wu wei?').kind).toBe('conceptual');
+    expect(intentOf('How do the Daodejing and the Analects differ on ritual?').kind).toBe('comparative');
+    expect(intentOf('I am getting old and feel I achieved nothing; what would Confucius say?').kind).toBe('situational');
+  });
+
+  it('resolves locators in both languages, and flags a locator that names no passage', () => {
+    expect(intentOf('道德经第八章说了什么').references.map((p) => p.locator)).toEqual(['Daodejing 8']);
+    expect(intentOf('What does hexagram 54 say about marriage?').references.map((p) => p.locator)).toEqual(['Yijing 54 (Guimei)']);
+    expect(intentOf('乾卦第一爻是什么意思').references.map((p) => p.locator)).toContain('Yijing 1 (Qian) line 1');
+    expect(intentOf('金刚经第十分').references.map((p) => p.locator)).toEqual(['Diamond Sutra 10']);
+    expect(intentOf('道德经第九十章讲什么').danglingReference).toBe(true);
+  });
+
+  it('reads Chinese numerals', () => {
+    expect([parseNumber('八'), parseNumber('十五'), parseNumber('二十'), parseNumber('八十一'), parseNumber('一百零八'), parseNumber('32')]).toEqual([8, 15, 20, 81, 108, 32]);
+  });
+});
+
+describe('Retrieve scope', () => {
+  it('takes kb, pack ids and tradition names, and refuses anything else', () => {
+    expect(resolveScope(['kb'], lib)).toEqual({});
+    expect(resolveScope(['analects', 'daoist'], lib)).toEqual({ packIds: ['analects'], traditions: ['daoist'] });
+    expect(resolveScope(['佛家'], lib)).toEqual({ traditions: ['buddhist'] });
+    expect(() => resolveScope(['astrology'], lib)).toThrow(/knowledge_scope: unknown scope "astrology"/);
+  });
+});
+
+describe('Evidence', () => {
+  it('keeps passages above the relevance floor and drops weak matches', () => {
+    expect(evidenceFor('上善若水是什么意思').evidence[0]!.passage.locator).toBe('Daodejing 8');
+    expect(evidenceFor('What does the Analects say about the iPhone 15 battery?').evidence).toEqual([]);
+    expect(evidenceFor('今天的股市行情怎么样').evidence).toEqual([]);
+  });
+
+  it('drops function characters from the content it matches', () => {
+    expect(contentTerms('什么是上善若水')).toEqual(expect.arrayContaining(['上善', '善若', '若水']));
+    expect(contentTerms('什么是上善若水')).not.toContain('什么');
+  });
+});
+
+describe('Claim, Binding, Trust, Conflict, Filter', () => {
+  it('binds every claim to the exact span of its quote', () => {
+    const { intent, evidence } = evidenceFor('上善若水是什么意思');
+    const bound = bindClaims(gatherClaims(evidence, lib.knowledge, intent), lib.knowledge);
+    expect(bound.length).toBeGreaterThan(0);
+    for (const b of bound) {
+      for (const span of b.bindings) {
+        const text = lib.knowledge.passageById.get(span.passageId)!.text;
+        expect(text.slice(span.start, span.end)).toBe(span.quote);
+      }
+    }
+  });
+
+  it('gives the answer the weakest trust level it rests on', () => {
+    const claim = (level: Claim['trust_level']) => ({ trust_level: level }) as Claim;
+    expect(weakestTrust([claim('T0'), claim('T2'), claim('T1')])).toBe('T2');
+    expect(weakestTrust([claim('T0')])).toBe('T0');
+  });
+
+  it('finds the conflicts the selected claims take part in', () => {
+    const conflict = lib.knowledge.conflicts.find((c) => c.severity === 'significant');
+    if (!conflict) return expect(lib.knowledge.conflicts).toEqual([]);
+    const claims = conflict.positions.map((p) => lib.knowledge.claimById.get(p.claim_ids[0]!)!);
+    expect(findConflicts(claims, lib.knowledge)).toMatchObject({ status: 'significant' });
+    expect(findConflicts([], lib.knowledge)).toEqual({ status: 'none', conflicts: [] });
+  });
+
+  it('filters out claims whose spans fall outside the evidence', () => {
+    const { intent, evidence } = evidenceFor('上善若水是什么意思');
+    const bound = bindClaims(gatherClaims(evidence, lib.knowledge, intent), lib.knowledge);
+    expect(filterSupported(bound, evidence)).toHaveLength(bound.length);
+    expect(filterSupported(bound, [])).toEqual([]);
+  });
+});
+
+describe('Citation Validate', () => {
+  it('keeps verbatim quotes and drops a claim with a forged quote or locator', () => {
+    const { intent, evidence } = evidenceFor('上善若水是什么意思');
+    const bound = bindClaims(gatherClaims(evidence, lib.knowledge, intent), lib.knowledge);
+    const good = validateCitations(bound, lib.knowledge);
+    expect(good.dropped).toEqual([]);
+    for (const c of good.citations) expect(lib.knowledge.passageById.get(c.evidence_id)!.text).toContain(c.quote);
+
+    const forged = bound.map((b, i) => (i === 0 ? { ...b, bindings: b.bindings.map((s) => ({ ...s, quote: s.quote + '而已矣' })) } : b));
+    const result = validateCitations(forged, lib.knowledge);
+    expect(result.dropped).toEqual([bound[0]!.claim.id]);
+    expect(result.citations.every((c) => c.claim_id !== bound[0]!.claim.id)).toBe(true);
+
+    const wrongLocator = bound.map((b, i) => (i === 0 ? { ...b, bindings: b.bindings.map((s) => ({ ...s, locator: 'Daodejing 9' })) } : b));
+    expect(validateCitations(wrongLocator, lib.knowledge).dropped).toEqual([bound[0]!.claim.id]);
+  });
+});
+
+describe('Expression', () => {
+  it('renders five distinct modes in the question language', () => {
+    const { intent, evidence } = evidenceFor('What does the Daodejing say about water?');
+    const bound = bindClaims(gatherClaims(evidence, lib.knowledge, intent), lib.knowledge);
+    const modes: ExpressionMode[] = ['conversation', 'explain', 'study', 'professional', 'citation_first'];
+    const rendered = modes.map((m) => express(bound, m, 'en', 'T2', []).rendered);
+    expect(new Set(rendered).size).toBe(5);
+    expect(rendered[0]).toMatch(/\(Sources: .*Daodejing 8/);
+    expect(rendered[1]).toMatch(/^Explanation \(trust: T2/);
+    expect(rendered[2]).toMatch(/^Study notes/);
+    expect(rendered[3]).toMatch(/^Answer trust: T2/);
+    expect(rendered[4]).toMatch(/^Daodejing \d+: \u201c/);
+    expect(express(bound, 'conversation', 'zh', 'T2', []).rendered).toMatch(/出处：/);
+  });
+});
