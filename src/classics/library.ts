@@ -20,7 +20,17 @@ export function openLibrary(packsDir: string): Library {
   const { knowledge, errors } = loadKnowledge(join(packsDir, 'classics'));
   const gate = compileGate(
     knowledge.gateRules ?? { version: 'none', aboutClassics: '$^', categories: {}, rules: [] },
-    knowledge.misreadings.map((m) => ({ id: m.id, assertions: [...m.assertions_zh, ...m.assertions_en], correction_zh: m.correction_zh, correction_en: m.correction_en })),
+    knowledge.misreadings.map((m) => ({
+      id: m.id,
+      assertions: [...m.assertions_zh, ...m.assertions_en],
+      // The classical concepts the misreading distorts, by every name a user types.
+      triggers: m.concept_ids
+        .map((id) => knowledge.conceptById.get(id))
+        .filter((c) => c && c.tradition !== 'common')
+        .flatMap((c) => [c!.zh, c!.zh_traditional, c!.en, c!.pinyin_plain, ...c!.aliases]),
+      correction_zh: m.correction_zh,
+      correction_en: m.correction_en,
+    })),
   );
   return {
     knowledge,

@@ -131,3 +131,26 @@ export interface Release {
   packs: { id: string; version: string; sha256: string }[];
   criticalItems: string[];
 }
+
+export interface ReadingPath {
+  id: string;
+  title_zh: string;
+  title_en: string;
+  tradition: Tradition | 'cross';
+  description_zh: string;
+  description_en: string;
+  steps: { passage_id: string; why_zh: string; why_en: string }[];
+}
+
+/** A product that calls the service: its adapter fixture (packs/classics/core/products.json). */
+export interface Product {
+  id: string;
+  name: string;
+  description: string;
+  defaultProjectionId: string;
+  defaultPackIds: string[];
+  requestShape: Record<string, unknown>;
+  runtimeMapping: { runtimeMode: 'lookup' | 'explore' | 'compare' | 'source' | 'path' | 'report_support'; [field: string]: string };
+  responseProjection: { fields: string[] };
+  discoveryCapabilities: Record<string, boolean>;
+}

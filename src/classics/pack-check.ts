@@ -47,6 +47,8 @@ export function checkClassicsPacks(dir: string): { summary: string[]; errors: st
     { label: 'conflicts (minor)', actual: k.conflicts.filter((c) => c.severity === 'minor').length, minimum: 1 },
     { label: 'misreadings', actual: k.misreadings.length, minimum: 40 },
     { label: 'situations', actual: k.situations.length, minimum: 80 },
+    { label: 'reading paths', actual: k.paths.length, minimum: 20 },
+    { label: 'products', actual: k.products.length, minimum: 5 },
     { label: 'Gate fixtures (must block)', actual: fixtures('block'), minimum: 120 },
     { label: 'Gate fixtures (must allow)', actual: fixtures('allow'), minimum: 120 },
   ];

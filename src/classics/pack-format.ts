@@ -175,3 +175,31 @@ export const ReleaseFile = z.object({
   packs: z.array(z.object({ id: z.string(), version: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })).min(1),
   criticalItems: z.array(z.string()),
 });
+
+export const ReadingPathFile = z.array(
+  z.object({
+    id: id(/^path\.[a-z0-9.-]+$/),
+    title_zh: z.string().min(1),
+    title_en: z.string().min(1),
+    tradition: z.union([TraditionSchema, z.literal('cross')]),
+    description_zh: z.string().min(1),
+    description_en: z.string().min(1),
+    steps: z.array(z.object({ passage_id: z.string().min(1), why_zh: z.string().min(1), why_en: z.string().min(1) })).min(2),
+  }),
+);
+
+export const ProductFile = z
+  .array(
+    z.object({
+      id: id(/^[a-z][a-z0-9-]*$/),
+      name: z.string().min(1),
+      description: z.string().min(1),
+      defaultProjectionId: z.string().min(1),
+      defaultPackIds: z.array(z.string().min(1)).min(1),
+      requestShape: z.record(z.string(), z.unknown()),
+      runtimeMapping: z.object({ runtimeMode: z.enum(['lookup', 'explore', 'compare', 'source', 'path', 'report_support']) }).catchall(z.string()),
+      responseProjection: z.object({ fields: z.array(z.string().min(1)).min(1) }),
+      discoveryCapabilities: z.record(z.string(), z.boolean()),
+    }),
+  )
+  .length(5, 'exactly five products');

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { Claim, Concept, ConflictRecord, GateFixture, Misreading, Passage, Release, Situation, Source, Tradition } from './model.js';
+import type { Claim, Concept, ConflictRecord, GateFixture, Misreading, Passage, Product, ReadingPath, Release, Situation, Source, Tradition } from './model.js';
 import * as F from './pack-format.js';
 import { GateRulesFile, type GateRules } from '../gate/gate.js';
 import { hexagramPassages } from './yijing.js';
@@ -33,6 +33,8 @@ export interface Knowledge {
   conflictsByClaim: Map<string, ConflictRecord[]>;
   situations: Situation[];
   situationById: Map<string, Situation>;
+  paths: ReadingPath[];
+  products: Product[];
   releases: Release[];
   releaseById: Map<string, Release>;
   /** The newest release with status `released`: what the service serves. */
@@ -103,6 +105,8 @@ export function loadKnowledge(classicsDir: string): LoadResult {
     conflictsByClaim: new Map(),
     situations: [],
     situationById: new Map(),
+    paths: [],
+    products: [],
     releases: [],
     releaseById: new Map(),
   };
@@ -165,6 +169,8 @@ export function loadKnowledge(classicsDir: string): LoadResult {
       }
     }
     k.situations.push(...(single('situations.json', F.SituationFile) as Situation[]));
+    k.paths.push(...(single('paths.json', F.ReadingPathFile) as ReadingPath[]));
+    if (existsSync(join(dir, 'products.json'))) k.products.push(...((readJson(join(dir, 'products.json'), F.ProductFile, errors) ?? []) as Product[]));
   }
 
   // Indexes, with duplicate and dangling-reference checks.
@@ -235,6 +241,17 @@ export function loadKnowledge(classicsDir: string): LoadResult {
       }
     }
     for (const id of s.concept_ids ?? []) if (!k.conceptById.has(id)) errors.push(`situation ${s.id}: concept ${id} does not exist`);
+  }
+  const pathIds = new Set<string>();
+  for (const path of k.paths) {
+    if (pathIds.has(path.id)) errors.push(`duplicate path id ${path.id}`);
+    pathIds.add(path.id);
+    for (const step of path.steps) if (!k.passageById.has(step.passage_id)) errors.push(`path ${path.id}: passage ${step.passage_id} does not exist`);
+  }
+  for (const product of k.products) {
+    for (const packId of product.defaultPackIds) {
+      if (!k.packs.some((p) => p.manifest.id === packId)) errors.push(`product ${product.id}: default pack ${packId} does not exist`);
+    }
   }
   const fixtureIds = new Set<string>();
   for (const f of k.gateFixtures) {

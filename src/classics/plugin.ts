@@ -2,6 +2,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { IssueCandidates } from '../governance/issue-candidates.js';
 import { governanceRoutes } from '../governance/routes.js';
 import { requireBearer } from '../platform/auth.js';
 import type { PlatformContext } from '../platform/context.js';
@@ -108,6 +109,6 @@ export async function classicsPlugin(app: FastifyInstance, opts: { ctx: Platform
     await requireBearer(prot, 'classics', ctx.auth);
     await limitPerKey(prot, ctx.config.rateLimitPerMinute);
     await prot.register(classicsRoutes, { lib, ledger: ctx.ledger });
-    await prot.register(governanceRoutes);
+    await prot.register(governanceRoutes, { deps: { config: ctx.config, ledger: ctx.ledger, issues: new IssueCandidates(ctx.ledger), lib } });
   });
 }

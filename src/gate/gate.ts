@@ -6,6 +6,8 @@ export const GateRulesFile = z.object({
   version: z.string(),
   notes: z.string().optional(),
   aboutClassics: z.string().min(1),
+  /** Acting on a reading ("所以…可以", "so I can", "help me argue"): with a concept named, a misreading used as a premise. */
+  misreadingJustification: z.string().min(1).optional(),
   categories: z.record(z.string(), z.object({ message_en: z.string().min(1), message_zh: z.string().min(1) })),
   rules: z.array(
     z.object({
@@ -22,6 +24,8 @@ export type GateRules = z.infer<typeof GateRulesFile>;
 export interface MisreadingRule {
   id: string;
   assertions: string[];
+  /** Names of the classical concept the misreading distorts (无为, wu wei, 孝, filial piety). */
+  triggers: string[];
   correction_zh: string;
   correction_en: string;
 }
@@ -73,6 +77,9 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
     exemptIfAboutClassics: r.exemptIfAboutClassics ?? false,
   }));
   const assertions = misreadings.flatMap((m) => m.assertions.map((a) => ({ text: normalize(a).trim(), rule: m })));
+  // One-character names (孝, 礼, 空) count here: the act-on-it pattern must match as well.
+  const triggers = misreadings.flatMap((m) => m.triggers.map((t) => ({ text: normalize(t).trim(), rule: m }))).filter((t) => t.text.length > 0);
+  const justification = rules.misreadingJustification ? new RegExp(rules.misreadingJustification, 'u') : undefined;
   const message = (category: GateCategory, lang: 'zh' | 'en') => {
     const c = rules.categories[category];
     return c ? (lang === 'zh' ? c.message_zh : c.message_en) : category;
@@ -86,8 +93,11 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
         if (rule.category === 'misreading' || rule.category === 'out_of_scope') continue;
         if (matches(rule, n, about)) return { allowed: false, category: rule.category, ruleId: rule.id, message: message(rule.category, lang) };
       }
-      if (!isQuestion(n)) {
-        const hit = assertions.find((a) => n.includes(a.text));
+      // A misreading asserted as fact, or a concept of the classics used to justify an act.
+      const asserted = isQuestion(n) ? undefined : assertions.find((a) => n.includes(a.text));
+      const justified = !asserted && justification?.test(n) ? (assertions.find((a) => n.includes(a.text)) ?? triggers.find((t) => containsTerm(n, t.text))) : undefined;
+      {
+        const hit = asserted ?? justified;
         if (hit) {
           const correction = lang === 'zh' ? hit.rule.correction_zh : hit.rule.correction_en;
           return { allowed: false, category: 'misreading', ruleId: hit.rule.id, message: `${message('misreading', lang)} ${correction}` };
@@ -100,6 +110,11 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
       return ALLOWED;
     },
   };
+}
+
+function containsTerm(n: string, term: string): boolean {
+  if (/\p{Script=Han}/u.test(term)) return n.includes(term);
+  return new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(n);
 }
 
 function matches(rule: CompiledRule, n: string, about: RegExp): boolean {
