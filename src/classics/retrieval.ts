@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { Knowledge } from './packs.js';
-import type { Concept, Passage, Tradition } from './model.js';
+import type { Concept, Passage, Situation, Tradition } from './model.js';
 import { normalize, STOP, terms } from './text.js';
 
 export interface RetrievalScope {
@@ -62,6 +62,8 @@ export class Retrieval {
   private readonly documentFrequency = new Map<string, number>();
   private readonly conceptsByPassage = new Map<string, Set<string>>();
   private readonly aliasIndex: { alias: string; conceptId: string; cjk: boolean }[] = [];
+  private readonly situationIndex: MiniSearch<{ id: string; text: string }>;
+  private readonly situationTerms = new Map<string, Set<string>>();
 
   constructor(private readonly k: Knowledge) {
     for (const concept of k.concepts) {
@@ -105,6 +107,19 @@ export class Retrieval {
           .join(' \n '),
       })),
     );
+    this.situationIndex = new MiniSearch<{ id: string; text: string }>({
+      fields: ['text'],
+      storeFields: [],
+      tokenize: (text) => terms(text),
+      processTerm: (term) => term,
+    });
+    this.situationIndex.addAll(
+      k.situations.map((sit) => {
+        const text = [sit.title_zh, sit.title_en, sit.tension_zh, sit.tension_en, ...sit.phrasings_zh, ...sit.phrasings_en].join('\n');
+        this.situationTerms.set(sit.id, new Set(terms(text)));
+        return { id: sit.id, text };
+      }),
+    );
     for (const p of k.passages) {
       const claimText = (k.claimsByPassage.get(p.id) ?? []).map((c) => `${c.statement_zh}\n${c.statement_en}`).join('\n');
       const own = new Set(terms(`${p.text}\n${p.en ?? ''}\n${claimText}`));
@@ -143,6 +158,28 @@ export class Retrieval {
       }
     }
     return found.map((id) => this.k.conceptById.get(id)!).filter(Boolean);
+  }
+
+  /**
+   * Life situations the text describes, by how people phrase them: each with the share of the
+   * text's (rarity-weighted) terms that its phrasings, title and tension contain.
+   */
+  matchSituations(text: string, limit = 3): { situation: Situation; coverage: number }[] {
+    const queryTerms = [...new Set(terms(text))];
+    if (!queryTerms.length) return [];
+    const weights = queryTerms.map((t) => this.idf(t));
+    const total = weights.reduce((a, b) => a + b, 0);
+    return this.situationIndex
+      .search(text)
+      .slice(0, 20)
+      .map((r) => {
+        const own = this.situationTerms.get(r.id as string)!;
+        const coverage = queryTerms.reduce((sum, t, i) => sum + (own.has(t) ? weights[i]! : 0), 0) / (total || 1);
+        return { situation: this.k.situationById.get(r.id as string)!, coverage, score: r.score };
+      })
+      .sort((a, b) => b.coverage - a.coverage || b.score - a.score || a.situation.id.localeCompare(b.situation.id))
+      .slice(0, limit)
+      .map(({ situation, coverage }) => ({ situation, coverage }));
   }
 
   /** Inverse document frequency: rare terms weigh more; a term no passage has weighs most. */

@@ -8,6 +8,12 @@ export const GateRulesFile = z.object({
   aboutClassics: z.string().min(1),
   /** Acting on a reading ("所以…可以", "so I can", "help me argue"): with a concept named, a misreading used as a premise. */
   misreadingJustification: z.string().min(1).optional(),
+  /** A request for a personal decision, verdict or service ("should I", "帮我", "你看行不行"). */
+  personalRequest: z.string().min(1).optional(),
+  /** Asking what a text says ("what does … say", "什么意思"): a question about the classics. */
+  aboutText: z.string().min(1).optional(),
+  /** Category vocabularies: a personal request inside one of these domains is that category's request. */
+  domains: z.array(z.object({ id: z.string().min(1), category: z.string().min(1), pattern: z.string().min(1) })).optional(),
   categories: z.record(z.string(), z.object({ message_en: z.string().min(1), message_zh: z.string().min(1) })),
   rules: z.array(
     z.object({
@@ -80,6 +86,9 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
   // One-character names (孝, 礼, 空) count here: the act-on-it pattern must match as well.
   const triggers = misreadings.flatMap((m) => m.triggers.map((t) => ({ text: normalize(t).trim(), rule: m }))).filter((t) => t.text.length > 0);
   const justification = rules.misreadingJustification ? new RegExp(rules.misreadingJustification, 'u') : undefined;
+  const personalRequest = rules.personalRequest ? new RegExp(rules.personalRequest, 'u') : undefined;
+  const aboutText = rules.aboutText ? new RegExp(rules.aboutText, 'u') : undefined;
+  const domains = (rules.domains ?? []).map((d) => ({ id: d.id, category: d.category as GateCategory, pattern: new RegExp(d.pattern, 'u') }));
   const message = (category: GateCategory, lang: 'zh' | 'en') => {
     const c = rules.categories[category];
     return c ? (lang === 'zh' ? c.message_zh : c.message_en) : category;
@@ -92,6 +101,12 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
       for (const rule of compiled) {
         if (rule.category === 'misreading' || rule.category === 'out_of_scope') continue;
         if (matches(rule, n, about)) return { allowed: false, category: rule.category, ruleId: rule.id, message: message(rule.category, lang) };
+      }
+      // Second layer: a personal request (a decision, a verdict, a service) inside a professional
+      // or divinatory domain, unless the question asks what a text says.
+      if (personalRequest?.test(n) && !aboutText?.test(n)) {
+        const domain = domains.find((d) => d.pattern.test(n));
+        if (domain) return { allowed: false, category: domain.category, ruleId: domain.id, message: message(domain.category, lang) };
       }
       // A misreading asserted as fact, or a concept of the classics used to justify an act.
       const asserted = isQuestion(n) ? undefined : assertions.find((a) => n.includes(a.text));

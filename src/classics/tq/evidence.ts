@@ -32,6 +32,8 @@ export function contentTerms(content: string): string[] {
  */
 export const RELEVANCE_FLOOR = 0.5;
 export const RELEVANCE_FLOOR_NAMED = 0.3;
+/** How much of the question a situation's own phrasings must share to speak for it. */
+export const SITUATION_FLOOR = 0.35;
 
 export function scopeFor(intent: Intent, requested: RetrievalScope): RetrievalScope {
   if (requested.packIds || requested.traditions) return requested;
@@ -67,6 +69,18 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
       chosen.set(hit.passage.id, { passage: hit.passage, basis: 'concept', relevance: Math.max(coverage, 0.75) });
     } else if (coverage >= (intent.packsNamed.length ? RELEVANCE_FLOOR_NAMED : RELEVANCE_FLOOR) && matched >= Math.min(2, terms.length)) {
       chosen.set(hit.passage.id, { passage: hit.passage, basis: 'match', relevance: coverage });
+    }
+  }
+  // A question that describes a life situation reaches the passages that situation rests on.
+  if (intent.kind === 'situational') {
+    for (const { situation, coverage } of retrieval.matchSituations(intent.content, 2)) {
+      if (coverage < SITUATION_FLOOR) continue;
+      for (const view of Object.values(situation.perspectives)) {
+        for (const id of view?.passage_ids ?? []) {
+          const p = k.passageById.get(id);
+          if (p && inScope(p) && !chosen.has(p.id) && chosen.size < max) chosen.set(p.id, { passage: p, basis: 'situation', relevance: coverage });
+        }
+      }
     }
   }
   // Concept key passages that retrieval ranked low still count when the concept is named.

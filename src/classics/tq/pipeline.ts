@@ -162,12 +162,21 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
     return abstain(aboutClassics ? 'NO_EVIDENCE' : 'OUT_OF_SCOPE', ABSTAIN_TEXT[aboutClassics ? 'NO_EVIDENCE' : 'OUT_OF_SCOPE'][lang]);
   }
 
-  const claims = time('claim', () => gatherClaims(evidence, k, intent));
-  const bound = time('binding', () => bindClaims(claims, k));
-  const conflict = time('conflict', () => findConflicts(claims, k));
-  if (conflict.status === 'significant') {
-    return abstain('SIGNIFICANT_CONFLICT', conflictMessage(conflict.conflicts, lib, lang), { has_conflict: true });
+  const gathered = time('claim', () => gatherClaims(evidence, k, intent));
+  const conflict = time('conflict', () => findConflicts(gathered, k));
+  // A significant conflict whose positions the answer would rest on is not settled here: abstain
+  // and name the positions. When only one side is among the claims, that side is dropped rather
+  // than presented as settled.
+  const significant = conflict.conflicts.filter((c) => c.severity === 'significant');
+  const ids = new Set(gathered.map((c) => c.id));
+  const contested = significant.filter((c) => c.positions.filter((p) => p.claim_ids.some((id) => ids.has(id))).length >= 2);
+  const oneSided = new Set(significant.flatMap((c) => c.positions.flatMap((p) => p.claim_ids)));
+  const claims = contested.length ? gathered : gathered.filter((c) => !oneSided.has(c.id));
+  if (contested.length || (!claims.length && significant.length)) {
+    return abstain('SIGNIFICANT_CONFLICT', conflictMessage(contested.length ? contested : significant, lib, lang), { has_conflict: true });
   }
+  const minor = conflict.conflicts.filter((c) => c.severity === 'minor');
+  const bound = time('binding', () => bindClaims(claims, k));
   const supported = time('filter', () => filterSupported(bound, evidence));
   const { kept, citations, dropped } = time('citation_validate', () => validateCitations(supported, k));
   trace.droppedClaimIds = dropped;
@@ -175,9 +184,9 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   trace.claimIds = kept.map((b) => b.claim.id);
 
   const trust = time('trust', () => weakestTrust(kept.map((b) => b.claim)));
-  const rendering = time('expression', () => express(kept, mode, lang, trust, conflict.conflicts));
-  const conflicted = new Set(conflict.conflicts.flatMap((c) => c.positions.flatMap((p) => p.claim_ids)));
-  const status = (c: Claim): ConflictStatus => (conflicted.has(c.id) ? conflict.status : 'none');
+  const rendering = time('expression', () => express(kept, mode, lang, trust, minor));
+  const conflicted = new Set(minor.flatMap((c) => c.positions.flatMap((p) => p.claim_ids)));
+  const status = (c: Claim): ConflictStatus => (conflicted.has(c.id) ? 'minor' : 'none');
   return {
     answer: {
       query_id: queryId,
@@ -189,8 +198,8 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
       claims: kept.map((b) => toKnowledgeClaim(b, lang, lib, status)),
       citations,
       rendered_answer: rendering.rendered,
-      has_conflict: conflict.status !== 'none',
-      has_uncertainty: trust === 'T3' || trust === 'T4' || conflict.status !== 'none',
+      has_conflict: minor.length > 0,
+      has_uncertainty: trust === 'T3' || trust === 'T4' || minor.length > 0,
       abstention: null,
     },
     trace,
