@@ -108,7 +108,8 @@ export async function classicsPlugin(app: FastifyInstance, opts: { ctx: Platform
   await app.register(async (prot) => {
     await requireBearer(prot, 'classics', ctx.auth);
     await limitPerKey(prot, ctx.config.rateLimitPerMinute);
-    await prot.register(classicsRoutes, { lib, ledger: ctx.ledger });
-    await prot.register(governanceRoutes, { deps: { config: ctx.config, ledger: ctx.ledger, issues: new IssueCandidates(ctx.ledger), lib } });
+    const issues = new IssueCandidates(ctx.ledger);
+    await prot.register(classicsRoutes, { lib, ledger: ctx.ledger, issues });
+    await prot.register(governanceRoutes, { deps: { config: ctx.config, ledger: ctx.ledger, issues, lib } });
   });
 }
