@@ -25,6 +25,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     classicsTokens: [TOKENS.classics],
     atlasApiKeys: [TOKENS.atlas],
     atlasAdminKeys: [TOKENS.atlasAdmin],
+    // Test files build apps in parallel; a blocked loop there is the suite, not an overload.
+    maxEventLoopDelayMs: 0,
     ...overrides,
   };
 }

@@ -154,3 +154,11 @@ export interface Product {
   responseProjection: { fields: string[] };
   discoveryCapabilities: Record<string, boolean>;
 }
+
+export interface Guidance {
+  domain: string;
+  question_zh: string;
+  question_en: string;
+  action_zh: string;
+  action_en: string;
+}

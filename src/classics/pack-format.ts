@@ -203,3 +203,17 @@ export const ProductFile = z
     }),
   )
   .length(5, 'exactly five products');
+
+/** Reflective questions and small actions per life domain (packs/classics/core/guidance.json). */
+export const GuidanceFile = z.array(
+  z.object({
+    domain: z.string().min(1),
+    question_zh: z.string().min(1),
+    question_en: z.string().min(1),
+    action_zh: z.string().min(1),
+    action_en: z.string().min(1),
+  }),
+);
+
+/** Groups of words people use for the same thing (dad/father/爸), used to match situations. */
+export const SynonymFile = z.array(z.array(z.string().min(1)).min(2));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { Claim, Concept, ConflictRecord, GateFixture, Misreading, Passage, Product, ReadingPath, Release, Situation, Source, Tradition } from './model.js';
+import type { Claim, Concept, ConflictRecord, GateFixture, Guidance, Misreading, Passage, Product, ReadingPath, Release, Situation, Source, Tradition } from './model.js';
 import * as F from './pack-format.js';
 import { GateRulesFile, type GateRules } from '../gate/gate.js';
 import { hexagramPassages } from './yijing.js';
@@ -35,6 +35,8 @@ export interface Knowledge {
   situationById: Map<string, Situation>;
   paths: ReadingPath[];
   products: Product[];
+  guidance: Map<string, Guidance>;
+  synonyms: string[][];
   releases: Release[];
   releaseById: Map<string, Release>;
   /** The newest release with status `released`: what the service serves. */
@@ -107,6 +109,8 @@ export function loadKnowledge(classicsDir: string): LoadResult {
     situationById: new Map(),
     paths: [],
     products: [],
+    guidance: new Map(),
+    synonyms: [],
     releases: [],
     releaseById: new Map(),
   };
@@ -170,6 +174,8 @@ export function loadKnowledge(classicsDir: string): LoadResult {
     }
     k.situations.push(...(single('situations.json', F.SituationFile) as Situation[]));
     k.paths.push(...(single('paths.json', F.ReadingPathFile) as ReadingPath[]));
+    for (const g of single('guidance.json', F.GuidanceFile)) k.guidance.set(g.domain, g);
+    if (existsSync(join(dir, 'synonyms.json'))) k.synonyms.push(...(readJson(join(dir, 'synonyms.json'), F.SynonymFile, errors) ?? []));
     if (existsSync(join(dir, 'products.json'))) k.products.push(...((readJson(join(dir, 'products.json'), F.ProductFile, errors) ?? []) as Product[]));
   }
 
@@ -242,6 +248,7 @@ export function loadKnowledge(classicsDir: string): LoadResult {
     }
     for (const id of s.concept_ids ?? []) if (!k.conceptById.has(id)) errors.push(`situation ${s.id}: concept ${id} does not exist`);
   }
+  if (k.guidance.size && !k.guidance.has('default')) errors.push('guidance.json: a "default" entry is required');
   const pathIds = new Set<string>();
   for (const path of k.paths) {
     if (pathIds.has(path.id)) errors.push(`duplicate path id ${path.id}`);

@@ -116,7 +116,9 @@ export class Retrieval {
     this.situationIndex.addAll(
       k.situations.map((sit) => {
         const text = [sit.title_zh, sit.title_en, sit.tension_zh, sit.tension_en, ...sit.phrasings_zh, ...sit.phrasings_en].join('\n');
-        this.situationTerms.set(sit.id, new Set(terms(text)));
+        const n = normalize(text);
+        const synonymTerms = k.synonyms.filter((g) => g.some((w) => (/\p{Script=Han}/u.test(w) ? n.includes(w) : new RegExp(`\\b${w}\\b`).test(n)))).map((g) => `syn:${g[0]}`);
+        this.situationTerms.set(sit.id, new Set([...terms(text), ...synonymTerms]));
         return { id: sit.id, text };
       }),
     );
@@ -164,17 +166,22 @@ export class Retrieval {
    * Life situations the text describes, by how people phrase them: each with the share of the
    * text's (rarity-weighted) terms that its phrasings, title and tension contain.
    */
-  matchSituations(text: string, limit = 3): { situation: Situation; coverage: number }[] {
-    const queryTerms = [...new Set(terms(text))];
+  matchSituations(text: string, limit = 3, contentTerms?: string[]): { situation: Situation; coverage: number }[] {
+    const base = contentTerms ?? [...new Set(terms(text))];
+    // Each word also counts as matched when a synonym of it is in the situation (dad ~ father ~ 爸).
+    const n = normalize(text);
+    const groups = this.k.synonyms.filter((g) => g.some((w) => (/\p{Script=Han}/u.test(w) ? n.includes(w) : new RegExp(`\\b${w}\\b`).test(n))));
+    const queryTerms = [...new Set([...base, ...groups.map((g) => `syn:${g[0]}`)])];
     if (!queryTerms.length) return [];
-    const weights = queryTerms.map((t) => this.idf(t));
+    const weights = queryTerms.map((t) => (t.startsWith('syn:') ? 3 : this.idf(t)));
     const total = weights.reduce((a, b) => a + b, 0);
     return this.situationIndex
-      .search(text)
+      .search(`${text} ${groups.flat().join(' ')}`)
       .slice(0, 20)
       .map((r) => {
         const own = this.situationTerms.get(r.id as string)!;
         const coverage = queryTerms.reduce((sum, t, i) => sum + (own.has(t) ? weights[i]! : 0), 0) / (total || 1);
+
         return { situation: this.k.situationById.get(r.id as string)!, coverage, score: r.score };
       })
       .sort((a, b) => b.coverage - a.coverage || b.score - a.score || a.situation.id.localeCompare(b.situation.id))
@@ -200,7 +207,7 @@ export class Retrieval {
     const concepts = this.detectConcepts(query);
     // Concept names in the query also search under their other names (wu wei -> 无为).
     const expansion = concepts.flatMap((c) => [c.zh, c.en]).join(' ');
-    const queryTerms = [...new Set(terms(query))];
+    const queryTerms = [...new Set(terms(`${query} ${concepts.map((c) => c.zh).join(' ')}`))];
     if (!queryTerms.length && !expansion) return [];
     const conceptIds = new Set(concepts.map((c) => c.id));
     const results = this.index.search(`${query} ${expansion}`, {
@@ -213,6 +220,8 @@ export class Retrieval {
       },
     });
     const phrase = normalize(query).replace(/[^\p{Script=Han}]/gu, '');
+    // The Han names of the concepts the question names count as its own words (wu wei -> 无为).
+    const names = concepts.map((c) => normalize(c.zh)).filter((name) => Array.from(name).length >= 2);
     const top = results[0]?.score ?? 1;
     const ranked = results.slice(0, Math.max(limit * 4, 60)).map((r) => {
       const passage = this.k.passageById.get(r.id as string)!;
@@ -222,7 +231,9 @@ export class Retrieval {
       const linked = this.conceptsOf(passage.id).filter((id) => conceptIds.has(id));
       // The passage's own words decide first (share of the query's terms, and the exact phrase);
       // the engine's score, which also counts linked concept names, orders the rest.
-      const exact = Array.from(phrase).length >= 2 && normalize(passage.text).includes(phrase) ? 1 : 0;
+      const text = normalize(passage.text);
+      // The question's own phrase outranks the name of a concept it mentions.
+      const exact = Array.from(phrase).length >= 2 && text.includes(phrase) ? 1.5 : names.some((name) => text.includes(name)) ? 1 : 0;
       return { hit: { passage, score: r.score, coverage, conceptIds: linked }, rank: exact + coverage * 2 + r.score / top };
     });
     ranked.sort((a, b) => b.rank - a.rank || a.hit.passage.id.localeCompare(b.hit.passage.id));

@@ -34,3 +34,6 @@ export const KIND = {
   reference: 'personal-reference',
   feedback: 'feedback',
 } as const;
+
+/** The machine review record a workbench batch-review writes (one per batch that changed anything). */
+export const WORKBENCH_REVIEW_KIND = 'workbench-review' as const;

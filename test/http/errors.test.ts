@@ -1,4 +1,8 @@
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorHandler } from '../../src/platform/errors.js';
+import { contractStub } from '../../src/platform/routes.js';
 import { auth, logCapture, makeApp, TOKENS, type TestApp } from '../helpers.js';
 
 let t: TestApp;
@@ -72,11 +76,17 @@ describe('error bodies', () => {
     expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('answers not-yet-built endpoints with 501 NOT_IMPLEMENTED, never a stack', async () => {
-    const r = await t.app.inject({ method: 'GET', url: '/api/classics/v1/evolution/metrics', headers: classics });
+  it('answers a contract stub with 501 NOT_IMPLEMENTED in the service body, never a stack', async () => {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    app.setErrorHandler(errorHandler);
+    contractStub(app, 'classics', { method: 'GET', url: '/api/classics/v1/later', summary: 'built later', tags: ['core'] });
+    const r = await app.inject({ method: 'GET', url: '/api/classics/v1/later' });
     expect(r.statusCode).toBe(501);
     expect(r.json().error).toMatchObject({ code: 'NOT_IMPLEMENTED', severity: 'error', retryable: false });
     expect(r.body).not.toMatch(/at .*\.ts:\d+/);
+    await app.close();
   });
 
   it('keeps tokens out of the logs', async () => {

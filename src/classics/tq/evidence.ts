@@ -33,7 +33,7 @@ export function contentTerms(content: string): string[] {
 export const RELEVANCE_FLOOR = 0.5;
 export const RELEVANCE_FLOOR_NAMED = 0.3;
 /** How much of the question a situation's own phrasings must share to speak for it. */
-export const SITUATION_FLOOR = 0.35;
+export const SITUATION_FLOOR = 0.28;
 
 export function scopeFor(intent: Intent, requested: RetrievalScope): RetrievalScope {
   if (requested.packIds || requested.traditions) return requested;
@@ -51,7 +51,12 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const chosen = new Map<string, Evidence>();
   for (const p of intent.references) if (inScope(p)) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
 
-  const terms = contentTerms(intent.content);
+  // The Han names of the concepts the question names are part of what it asks about.
+  // A concept named in another script (wu wei, wúwéi) is matched by its Han name, not by its
+  // romanisation, which would also hit names like the state of Wei.
+  let content = intent.content;
+  for (const c of intent.concepts) for (const alias of [c.pinyin_plain, c.pinyin, ...c.aliases]) if (alias && !/\p{Script=Han}/u.test(alias)) content = content.split(normalize(alias)).join(' ');
+  const terms = contentTerms(`${content} ${intent.concepts.map((c) => c.zh).join(' ')}`);
   const weights = terms.map((t) => retrieval.idf(t));
   const total = weights.reduce((a, b) => a + b, 0);
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
@@ -65,7 +70,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     // a term no passage contains (iphone, 曼联) weighs most and pulls coverage down.
     const coverage = total > 0 ? matchedIdx.reduce((sum, i) => sum + weights[i]!, 0) / total : 0;
     const conceptLinked = hit.conceptIds.some((id) => conceptIds.has(id));
-    if (conceptLinked && (coverage > 0 || intent.concepts.length > 0)) {
+    if (conceptLinked && coverage > 0) {
       chosen.set(hit.passage.id, { passage: hit.passage, basis: 'concept', relevance: Math.max(coverage, 0.75) });
     } else if (coverage >= (intent.packsNamed.length ? RELEVANCE_FLOOR_NAMED : RELEVANCE_FLOOR) && matched >= Math.min(2, terms.length)) {
       chosen.set(hit.passage.id, { passage: hit.passage, basis: 'match', relevance: coverage });
@@ -73,7 +78,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   }
   // A question that describes a life situation reaches the passages that situation rests on.
   if (intent.kind === 'situational') {
-    for (const { situation, coverage } of retrieval.matchSituations(intent.content, 2)) {
+    for (const { situation, coverage } of retrieval.matchSituations(intent.content, 2, contentTerms(intent.content))) {
       if (coverage < SITUATION_FLOOR) continue;
       for (const view of Object.values(situation.perspectives)) {
         for (const id of view?.passage_ids ?? []) {

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import type { LedgerStore } from '../../platform/ledger.js';
+import { KIND } from '../kinds.js';
+import { Records } from '../records.js';
+
+/**
+ * Historical snapshots: an output stored as the exact JSON text that was served, so that a replay
+ * returns it byte for byte. A snapshot is written once and never changes; an unknown id is a MISS,
+ * never a fresh computation.
+ */
+
+export interface SnapshotBody {
+  snapshotId: string;
+  /** What produced it, e.g. `insights`. */
+  kind: string;
+  /** The exact JSON text. */
+  payload: string;
+  /** sha256 of payload (UTF-8). */
+  sha256: string;
+}
+
+export interface StoredSnapshot extends SnapshotBody {
+  createdAt: string;
+}
+
+const store = (ledger: LedgerStore) => new Records<SnapshotBody>(ledger, KIND.snapshot, 'snap');
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * Stores `payload` (a JSON text) under `snapshotId` (generated when absent). Saving the same
+ * payload again under the same id returns the stored snapshot; a different payload is an error,
+ * because a snapshot never changes.
+ */
+export function saveSnapshot(
+  ledger: LedgerStore,
+  input: { snapshotId?: string; payload: string; kind: string },
+  actor = 'system:classics-service',
+): StoredSnapshot {
+  JSON.parse(input.payload); // throws on anything that is not a JSON text
+  const records = store(ledger);
+  const snapshotId = input.snapshotId ?? records.newId();
+  const existing = loadSnapshot(ledger, snapshotId);
+  if (existing) {
+    if (existing.payload !== input.payload) throw new Error(`snapshot ${snapshotId} exists with a different payload; snapshots never change`);
+    return existing;
+  }
+  const row = records.create({ snapshotId, kind: input.kind, payload: input.payload, sha256: sha256(input.payload) }, actor, snapshotId);
+  return { snapshotId, kind: row.kind, payload: row.payload, sha256: row.sha256, createdAt: row.updatedAt };
+}
+
+/** The snapshot as first stored, or undefined: never a fallback. */
+export function loadSnapshot(ledger: LedgerStore, snapshotId: string): StoredSnapshot | undefined {
+  const first = store(ledger).history(snapshotId)[0];
+  return first && { snapshotId, kind: first.kind, payload: first.payload, sha256: first.sha256, createdAt: first.updatedAt };
+}
+
+export type Replay = ({ status: 'HIT' } & StoredSnapshot) | { status: 'MISS'; snapshotId: string };
+
+export function replay(ledger: LedgerStore, snapshotId: string): Replay {
+  const found = loadSnapshot(ledger, snapshotId);
+  return found ? { status: 'HIT', ...found } : { status: 'MISS', snapshotId };
+}

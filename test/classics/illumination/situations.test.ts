@@ -1,0 +1,84 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { illuminate } from '../../../src/classics/illumination/illuminate.js';
+import { openLibrary, type Library } from '../../../src/classics/library.js';
+import { codePoints } from '../../../src/classics/packs.js';
+
+let lib: Library;
+beforeAll(() => {
+  lib = openLibrary('packs');
+});
+
+const CLASSICS_OF: Record<string, string[]> = {
+  daoist: ['daodejing', 'yijing'],
+  confucian: ['analects', 'yijing'],
+  buddhist: ['diamond-sutra'],
+  yangming: ['chuanxilu'],
+};
+
+describe('illumination over the packs\u2019 situations', () => {
+  it('gives four perspectives within 50-100 characters, each resting on its own classic or saying it has none', () => {
+    const situations = lib.knowledge.situations.slice(0, 48);
+    expect(situations.length).toBeGreaterThanOrEqual(40);
+    let matched = 0;
+    situations.forEach((situation, i) => {
+      // Alternate the languages: half the walk asks in Chinese, half in English.
+      const query = i % 2 === 0 ? situation.phrasings_zh[0]! : situation.phrasings_en[0]!;
+      const answer = illuminate({ query }, lib, `walk-${i}`);
+      expect(answer.abstention, query).toBeNull();
+      if (answer.context.situation_id === situation.id) matched++;
+      expect(answer.perspectives.map((p) => p.tradition)).toEqual(['daoist', 'confucian', 'buddhist', 'yangming']);
+      expect(answer.perspectives.map((p) => p.school)).toEqual(['道', '儒', '佛', '心']);
+      for (const p of answer.perspectives) {
+        const n = codePoints(p.text);
+        expect(n, `${query} / ${p.tradition}: ${p.text}`).toBeGreaterThanOrEqual(50);
+        expect(n, `${query} / ${p.tradition}: ${p.text}`).toBeLessThanOrEqual(100);
+        if (p.has_evidence) {
+          expect(p.evidence_ids.length).toBeGreaterThan(0);
+          for (const id of p.evidence_ids) expect(CLASSICS_OF[p.tradition], `${p.tradition} cites ${id}`).toContain(lib.knowledge.passageById.get(id)!.packId);
+        } else {
+          expect(p.trust).toBe('T4');
+          expect(p.evidence_ids).toEqual([]);
+        }
+      }
+      for (const c of answer.citations) {
+        const passage = lib.knowledge.passageById.get(c.evidence_id)!;
+        expect(passage.text).toContain(c.quote);
+        expect(c.locator).toBe(passage.locator);
+      }
+      const drawer = new Set(answer.evidence_drawer.map((e) => e.evidence_id));
+      for (const p of answer.perspectives) for (const id of p.evidence_ids) expect(drawer.has(id)).toBe(true);
+    });
+    // The walk asks with the situations' own phrasings: most must find their situation.
+    expect(matched).toBeGreaterThanOrEqual(Math.floor(situations.length * 0.8));
+  });
+
+  it('answers in the question language', () => {
+    const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
+    expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);
+    const en = illuminate({ query: 'I feel drained by my job every day' }, lib, 'en');
+    expect(en.perspectives.every((p) => !/[\u4e00-\u9fff]{6}/.test(p.text))).toBe(true);
+  });
+
+  it('raises the context level with minimal context', () => {
+    expect(illuminate({ query: 'What is wu wei?' }, lib, 'a').context.context_confidence).toBe('C1');
+    expect(illuminate({ query: 'I feel drained by my job every day' }, lib, 'b').context.context_confidence).toBe('C2');
+    expect(illuminate({ query: 'I feel drained by my job every day', minimal_context: 'I work nights as a nurse' }, lib, 'c').context.context_confidence).toBe('C3');
+  });
+
+  it('says plainly when a tradition has nothing, with T4, instead of inventing a stance', () => {
+    const answer = illuminate({ query: '什么是良知？' }, lib, 'lz');
+    const daoist = answer.perspectives.find((p) => p.tradition === 'daoist')!;
+    expect(daoist).toMatchObject({ has_evidence: false, trust: 'T4', evidence_ids: [] });
+    expect(daoist.text).toMatch(/没有找到/);
+    expect(answer.perspectives.find((p) => p.tradition === 'yangming')!.has_evidence).toBe(true);
+  });
+
+  it('abstains with no perspectives when the Gate blocks or the question is out of scope', () => {
+    const blocked = illuminate({ query: 'Cast a hexagram for my marriage' }, lib, 'g');
+    expect(blocked.abstention).toMatchObject({ reason: 'GATE_BLOCKED', category: 'divination' });
+    expect(blocked.perspectives).toEqual([]);
+    const out = illuminate({ query: 'What is the capital of Australia?' }, lib, 'o');
+    expect(out.abstention?.reason).toBe('OUT_OF_SCOPE');
+    expect(out.perspectives).toEqual([]);
+  });
+});
