@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkAtlasPacks } from './atlas/pack-check.js';
 import { checkClassicsPacks } from './classics/pack-check.js';
 
 export interface PackReport {
@@ -17,5 +18,8 @@ export function checkPacks(packsDir: string): PackReport {
   } else {
     report.errors.push(`${packsDir}/classics is missing`);
   }
+  const atlas = checkAtlasPacks(join(packsDir, 'atlas'));
+  report.summary.push(...atlas.summary);
+  report.errors.push(...atlas.errors);
   return report;
 }

@@ -169,13 +169,29 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   // than presented as settled.
   const significant = conflict.conflicts.filter((c) => c.severity === 'significant');
   const ids = new Set(gathered.map((c) => c.id));
-  const contested = significant.filter((c) => c.positions.filter((p) => p.claim_ids.some((id) => ids.has(id))).length >= 2);
-  const oneSided = new Set(significant.flatMap((c) => c.positions.flatMap((p) => p.claim_ids)));
-  const claims = contested.length ? gathered : gathered.filter((c) => !oneSided.has(c.id));
+  let contested = significant.filter((c) => c.positions.filter((p) => p.claim_ids.some((id) => ids.has(id))).length >= 2);
+  // A question about what one named tradition holds ("what does Wang Yangming mean by 心即理")
+  // is answered from that tradition's position, with the dispute noted; only a question that
+  // asks between the positions (or names none) abstains.
+  const named = new Set(intent.packsNamed.map((p) => (p === 'daodejing' ? 'daoist' : p === 'diamond-sutra' ? 'buddhist' : p === 'chuanxilu' ? 'yangming' : 'confucian')));
+  const noted: typeof significant = [];
+  let kept_ = gathered;
+  if (contested.length && intent.kind !== 'comparative' && named.size === 1) {
+    const [tradition] = [...named];
+    const resolvable = contested.every((c) => c.positions.some((p) => p.claim_ids.some((id) => k.claimById.get(id)?.perspective === tradition)));
+    if (resolvable) {
+      const other = new Set(contested.flatMap((c) => c.positions.filter((p) => !p.claim_ids.some((id) => k.claimById.get(id)?.perspective === tradition)).flatMap((p) => p.claim_ids)));
+      kept_ = gathered.filter((c) => !other.has(c.id));
+      noted.push(...contested);
+      contested = [];
+    }
+  }
+  const oneSided = new Set(significant.filter((c) => !noted.includes(c)).flatMap((c) => c.positions.flatMap((p) => p.claim_ids)));
+  const claims = contested.length ? kept_ : kept_.filter((c) => !oneSided.has(c.id));
   if (contested.length || (!claims.length && significant.length)) {
     return abstain('SIGNIFICANT_CONFLICT', conflictMessage(contested.length ? contested : significant, lib, lang), { has_conflict: true });
   }
-  const minor = conflict.conflicts.filter((c) => c.severity === 'minor');
+  const minor = [...conflict.conflicts.filter((c) => c.severity === 'minor'), ...noted];
   const bound = time('binding', () => bindClaims(claims, k));
   const supported = time('filter', () => filterSupported(bound, evidence));
   const { kept, citations, dropped } = time('citation_validate', () => validateCitations(supported, k));

@@ -1,0 +1,352 @@
+/**
+ * The atlas pack: four JSON files under packs/atlas/<packId>/, validated into a Pack.
+ *
+ * The files carry records only. Everything the manifest *reports* (counts, released ids,
+ * governance numbers) is computed here from the records, never read from a file, so a stale or
+ * hand-edited number can never reach a client.
+ *
+ * Release rule: an entity is released when its visibility is listed in manifest.filter.visibility.
+ * A relationship is released when both endpoints are released; an evidence record when its
+ * relationship and its source entity are released. Lookup, search and graph see released records
+ * only.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { runAsync, runSync, ticker, type Steps } from './steps.js';
+
+export const ENTITY_KINDS = ['person', 'work', 'place', 'organization', 'movement', 'concept', 'source'] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
+export const PACK_FILES = ['manifest.json', 'entities.json', 'relationships.json', 'evidence.json'] as const;
+
+const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const dateLike = z.union([z.number().int(), z.string().min(1).max(40)]);
+
+export const EntitySchema = z.strictObject({
+  id: z.string().min(3).max(200),
+  kind: z.enum(ENTITY_KINDS),
+  slug: z.string().max(180).regex(slugPattern, 'lowercase letters, digits and single hyphens'),
+  displayName: z.string().trim().min(1).max(300),
+  aliases: z.array(z.string().trim().min(1).max(300)).max(100),
+  description: z.string().max(5000),
+  born: dateLike.optional(),
+  died: dateLike.optional(),
+  year: dateLike.optional(),
+  founded: dateLike.optional(),
+  dissolved: dateLike.optional(),
+  start: dateLike.optional(),
+  end: dateLike.optional(),
+  country: z.string().max(200).optional(),
+  author: z.string().max(300).optional(),
+  publisher: z.string().max(300).optional(),
+  visibility: z.enum(['public', 'internal']),
+  reviewState: z.enum(['reviewed', 'draft']),
+});
+export type Entity = z.infer<typeof EntitySchema>;
+
+export const RelationshipSchema = z.strictObject({
+  id: z.string().min(1).max(200),
+  source: z.string().min(1).max(200),
+  target: z.string().min(1).max(200),
+  type: z.string().min(1).max(100),
+  label: z.string().min(1).max(300),
+  confidence: z.number().min(0).max(1),
+  evidenceIds: z.array(z.string().min(1).max(200)).max(100),
+  note: z.string().max(5000).optional(),
+  candidate: z.boolean(),
+  origin: z.enum(['curated', 'ai']),
+});
+export type Relationship = z.infer<typeof RelationshipSchema>;
+
+export const EvidenceSchema = z.strictObject({
+  id: z.string().min(1).max(200),
+  relationshipId: z.string().min(1).max(200),
+  sourceEntityId: z.string().min(1).max(200),
+  note: z.string().max(5000),
+});
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+/** The manifest file: identity and release filter. Any other member (e.g. counts written by a build script) is ignored. */
+export const ManifestFileSchema = z.object({
+  packId: z.string().regex(/^[a-z0-9][a-z0-9-]*$/).max(100),
+  packName: z.string().min(1).max(300),
+  version: z.string().min(1).max(100),
+  channel: z.string().min(1).max(100),
+  releasedAt: z.iso.datetime({ offset: true }),
+  filter: z.object({ visibility: z.array(z.enum(['public', 'internal'])).min(1) }),
+});
+export type ManifestFile = z.infer<typeof ManifestFileSchema>;
+
+export interface Governance {
+  totalEntities: number;
+  published: number;
+  withSources: number;
+  reviewed: number;
+  aiCandidateRelationships: number;
+  relationshipsSkippedMissingEndpoint: number;
+}
+
+/** What /stats reports as the manifest: every number computed from the records. */
+export interface ComputedManifest {
+  counts: Record<string, number>;
+  releasedEntityIds: string[];
+  filter: { visibility: string[] };
+  governance: Governance;
+}
+
+export interface PackVersion {
+  packId: string;
+  packName: string;
+  version: string;
+  channel: string;
+  releasedAt: string;
+}
+
+/** A validated pack: all records, the released view, and the computed manifest. */
+export interface Pack {
+  version: PackVersion;
+  manifest: ComputedManifest;
+  /** Every entity in the files, hidden ones included (governance numbers are over these). */
+  allEntities: Entity[];
+  /** Released records, by id. */
+  entities: Map<string, Entity>;
+  entitiesBySlug: Map<string, Entity>;
+  relationships: Map<string, Relationship>;
+  evidence: Map<string, Evidence>;
+}
+
+export interface RawPackFiles {
+  manifest: unknown;
+  entities: unknown;
+  relationships: unknown;
+  evidence: unknown;
+}
+
+export type PackResult = { ok: true; pack: Pack } | { ok: false; errors: string[] };
+
+const MAX_REPORTED_ERRORS = 200;
+
+function zodProblems(file: string, error: z.ZodError, index?: number): string[] {
+  return error.issues.map((issue) => {
+    const at = [index === undefined ? '' : `[${index}]`, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))].join('');
+    return `${file}${at}: ${issue.message}`;
+  });
+}
+
+/** Parses each record; a record that fails is reported and its id (if it has one) added to `rejected`. */
+function* parseRecords<T>(file: string, raw: unknown, schema: z.ZodType<T>, errors: string[], rejected: Set<string>, tick: () => boolean): Steps<T[]> {
+  if (!Array.isArray(raw)) {
+    errors.push(`${file}: expected a JSON array of records`);
+    return [];
+  }
+  const out: T[] = [];
+  for (let index = 0; index < raw.length; index++) {
+    const parsed = schema.safeParse(raw[index]);
+    if (parsed.success) out.push(parsed.data);
+    else {
+      errors.push(...zodProblems(file, parsed.error, index));
+      const id = (raw[index] as { id?: unknown } | null)?.id;
+      if (typeof id === 'string') rejected.add(id);
+    }
+    if (tick()) yield;
+  }
+  return out;
+}
+
+/** Validates the four parsed files into a Pack, or lists every problem found. Pure: no I/O. */
+export function validatePack(raw: RawPackFiles, expectedPackId?: string): PackResult {
+  return runSync(validationSteps(raw, expectedPackId));
+}
+
+/** validatePack as cooperative steps (see steps.ts): the same checks, yielding every few hundred records. */
+export function* validationSteps(raw: RawPackFiles, expectedPackId?: string): Steps<PackResult> {
+  const tick = ticker();
+  const errors: string[] = [];
+  const manifestParsed = ManifestFileSchema.safeParse(raw.manifest);
+  if (!manifestParsed.success) errors.push(...zodProblems('manifest.json', manifestParsed.error));
+  else if (expectedPackId !== undefined && manifestParsed.data.packId !== expectedPackId) {
+    errors.push(`manifest.json.packId: "${manifestParsed.data.packId}" does not match the pack directory "${expectedPackId}"`);
+  }
+  // Records that failed their schema are reported once; references to them are not reported again.
+  const rejected = new Set<string>();
+  const entities = yield* parseRecords('entities.json', raw.entities, EntitySchema, errors, rejected, tick);
+  const relationships = yield* parseRecords('relationships.json', raw.relationships, RelationshipSchema, errors, rejected, tick);
+  const evidence = yield* parseRecords('evidence.json', raw.evidence, EvidenceSchema, errors, rejected, tick);
+
+  // Ids name exactly one record across the three files: lookup decides the kind by the id.
+  const owner = new Map<string, string>();
+  const claim = (id: string, file: string) => {
+    const previous = owner.get(id);
+    if (previous) errors.push(`${file}: duplicate id "${id}" (already used in ${previous})`);
+    else owner.set(id, file);
+  };
+  const entityById = new Map<string, Entity>();
+  const bySlug = new Map<string, Entity>();
+  for (const e of entities) {
+    claim(e.id, 'entities.json');
+    entityById.set(e.id, e);
+    if (e.id !== `${e.kind}.${e.slug}`) errors.push(`entities.json: id "${e.id}" must be "<kind>.<slug>" = "${e.kind}.${e.slug}"`);
+    const sameSlug = bySlug.get(e.slug);
+    if (sameSlug && sameSlug.id !== e.id) errors.push(`entities.json: slug "${e.slug}" is used by both "${sameSlug.id}" and "${e.id}" (lookup by slug must be unambiguous)`);
+    else bySlug.set(e.slug, e);
+    if (tick()) yield;
+  }
+
+  const isSource = (id: string) => entityById.get(id)?.kind === 'source';
+  const loadedRelationships: Relationship[] = [];
+  const skippedRelationshipIds = new Set<string>();
+  const relationshipIds = new Set<string>();
+  for (const r of relationships) {
+    claim(r.id, 'relationships.json');
+    relationshipIds.add(r.id);
+    for (const sid of r.evidenceIds) {
+      if (rejected.has(sid)) continue;
+      if (!entityById.has(sid)) errors.push(`relationships.json: "${r.id}" cites evidence "${sid}", which is not an entity`);
+      else if (!isSource(sid)) errors.push(`relationships.json: "${r.id}" cites evidence "${sid}", which is not a source entity`);
+    }
+    // A dangling endpoint is a known state of a pack under construction: skip and count it.
+    if (!entityById.has(r.source) || !entityById.has(r.target)) skippedRelationshipIds.add(r.id);
+    else loadedRelationships.push(r);
+    if (tick()) yield;
+  }
+  const loadedEvidence: Evidence[] = [];
+  for (const ev of evidence) {
+    claim(ev.id, 'evidence.json');
+    if (!relationshipIds.has(ev.relationshipId) && !rejected.has(ev.relationshipId)) errors.push(`evidence.json: "${ev.id}" points at relationship "${ev.relationshipId}", which does not exist`);
+    if (!rejected.has(ev.sourceEntityId)) {
+      if (!entityById.has(ev.sourceEntityId)) errors.push(`evidence.json: "${ev.id}" points at source "${ev.sourceEntityId}", which is not an entity`);
+      else if (!isSource(ev.sourceEntityId)) errors.push(`evidence.json: "${ev.id}" points at "${ev.sourceEntityId}", which is not a source entity`);
+    }
+    if (!skippedRelationshipIds.has(ev.relationshipId)) loadedEvidence.push(ev);
+    if (tick()) yield;
+  }
+
+  if (errors.length > 0 || !manifestParsed.success) {
+    const shown = errors.slice(0, MAX_REPORTED_ERRORS);
+    if (errors.length > shown.length) shown.push(`... and ${errors.length - shown.length} more`);
+    return { ok: false, errors: shown };
+  }
+  const pack = yield* assemble(manifestParsed.data, entities, loadedRelationships, loadedEvidence, skippedRelationshipIds.size, tick);
+  return { ok: true, pack };
+}
+
+function* assemble(manifest: ManifestFile, all: Entity[], relationships: Relationship[], evidence: Evidence[], skipped: number, tick: () => boolean): Steps<Pack> {
+  const visible = new Set<string>(manifest.filter.visibility);
+  const released = new Map<string, Entity>();
+  const bySlug = new Map<string, Entity>();
+  for (const e of all) {
+    if (!visible.has(e.visibility)) continue;
+    released.set(e.id, e);
+    bySlug.set(e.slug, e);
+    if (tick()) yield;
+  }
+  const evidencedRelationships = new Set<string>();
+  for (const ev of evidence) evidencedRelationships.add(ev.relationshipId);
+
+  const releasedRelationships = new Map<string, Relationship>();
+  const withSources = new Set<string>();
+  let aiCandidateRelationships = 0;
+  for (const r of relationships) {
+    if (r.candidate) aiCandidateRelationships++;
+    if (r.evidenceIds.length > 0 || evidencedRelationships.has(r.id)) {
+      withSources.add(r.source);
+      withSources.add(r.target);
+    }
+    if (released.has(r.source) && released.has(r.target)) {
+      // Citations of hidden sources are not shown.
+      const evidenceIds = r.evidenceIds.filter((id) => released.has(id));
+      releasedRelationships.set(r.id, evidenceIds.length === r.evidenceIds.length ? r : { ...r, evidenceIds });
+    }
+    if (tick()) yield;
+  }
+  const releasedEvidence = new Map<string, Evidence>();
+  for (const ev of evidence) {
+    if (releasedRelationships.has(ev.relationshipId) && released.has(ev.sourceEntityId)) releasedEvidence.set(ev.id, ev);
+    if (tick()) yield;
+  }
+
+  const counts: Record<string, number> = {};
+  for (const kind of ENTITY_KINDS) counts[kind] = 0;
+  for (const e of released.values()) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
+  counts.entities = released.size;
+  counts.relationships = releasedRelationships.size;
+  counts.evidence = releasedEvidence.size;
+
+  return {
+    version: {
+      packId: manifest.packId,
+      packName: manifest.packName,
+      version: manifest.version,
+      channel: manifest.channel,
+      releasedAt: manifest.releasedAt,
+    },
+    manifest: {
+      counts,
+      releasedEntityIds: [...released.keys()].sort(),
+      filter: { visibility: [...manifest.filter.visibility] },
+      governance: {
+        totalEntities: all.length,
+        published: released.size,
+        withSources: withSources.size,
+        reviewed: all.filter((e) => e.reviewState === 'reviewed').length,
+        aiCandidateRelationships,
+        relationshipsSkippedMissingEndpoint: skipped,
+      },
+    },
+    allEntities: all,
+    entities: released,
+    entitiesBySlug: bySlug,
+    relationships: releasedRelationships,
+    evidence: releasedEvidence,
+  };
+}
+
+function parseFile(file: string, text: string | undefined, errors: string[]): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    errors.push(`${file}: not valid JSON (${(error as Error).message})`);
+    return undefined;
+  }
+}
+
+const unreadable = (file: string, error: unknown, errors: string[]) => {
+  errors.push(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  return undefined;
+};
+
+const asRaw = ([manifest, entities, relationships, evidence]: unknown[]): RawPackFiles => ({ manifest, entities, relationships, evidence });
+
+/**
+ * Reads and validates packs/atlas/<packId>/ (dir is that folder) without holding the event loop
+ * for long: files are read asynchronously, parsed one per turn, and validated in time slices.
+ * A missing or unparsable file is a validation error.
+ */
+export async function loadPack(dir: string, expectedPackId?: string): Promise<PackResult> {
+  const errors: string[] = [];
+  const texts = await Promise.all(PACK_FILES.map((file) => readFile(join(dir, file), 'utf8').catch((error: unknown) => unreadable(file, error, errors))));
+  const parsed: unknown[] = [];
+  for (const [i, file] of PACK_FILES.entries()) {
+    parsed.push(parseFile(file, texts[i], errors));
+    texts[i] = undefined;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return runAsync(validationSteps(asRaw(parsed), expectedPackId));
+}
+
+/** loadPack in one go, for command-line checks. */
+export function loadPackSync(dir: string, expectedPackId?: string): PackResult {
+  const errors: string[] = [];
+  const parsed = PACK_FILES.map((file) => {
+    try {
+      return parseFile(file, readFileSync(join(dir, file), 'utf8'), errors);
+    } catch (error) {
+      return unreadable(file, error, errors);
+    }
+  });
+  if (errors.length > 0) return { ok: false, errors };
+  return validatePack(asRaw(parsed), expectedPackId);
+}

@@ -1,0 +1,253 @@
+/**
+ * Full-text search over released entities (MiniSearch).
+ *
+ * Text is normalised the same way for the index and the query: traditional Han characters to
+ * simplified (設計 meets 设计), NFKD, combining diacritics removed, a few letters folded that
+ * Unicode does not decompose (ø, æ, œ, ß, ł, đ, þ), NFC again (so Hangul and kana recompose),
+ * lower case. "Rontgen" meets "Röntgen", "Jorn Utzon" meets
+ * "Jørn Utzon".
+ *
+ * Latin (and other space-separated) text is split into word tokens. In names, aliases, slugs and
+ * ids they match by prefix (terms of three or more characters) and fuzzily (0.2 edits per
+ * character, rounded down); in descriptions they match whole. CJK runs are indexed and queried as
+ * character unigrams plus bigrams, with neither prefix nor fuzzy matching (a one-character edit
+ * of a two-character word is another word), a shared single character weighing half a bigram.
+ *
+ * Scores are in [0, 1]. An exact normalised match of the query against an entity's displayName,
+ * one of its aliases, its slug or its id scores exactly 1 and ranks first (matchedField names the
+ * first of these, in that order, that the query equals). Every other hit maps the
+ * engine's BM25 score s through 0.99 * s / (s + SCORE_HALF), which is monotonic and stays below
+ * 0.99. Ties: score desc, then displayName, then id (code-unit order, locale independent).
+ */
+import MiniSearch, { type SearchResult } from 'minisearch';
+import * as OpenCC from 'opencc-js';
+import type { Entity, EntityKind } from './pack.js';
+import { runAsync, runSync, ticker, type Steps } from './steps.js';
+
+export type SearchField = 'id' | 'slug' | 'displayName' | 'aliases' | 'description';
+
+export interface SearchHit {
+  id: string;
+  kind: EntityKind;
+  displayName: string;
+  slug: string;
+  score: number;
+  matchedField?: SearchField;
+}
+
+export interface SearchQuery {
+  q: string;
+  scope?: readonly EntityKind[];
+  limit: number;
+}
+
+/** Field boosts, also the priority order for matchedField. */
+const BOOST: Record<SearchField, number> = { displayName: 4, aliases: 3, slug: 2, id: 1.5, description: 0.6 };
+/** Engine score at which a non-exact hit maps to half of 0.99. */
+const SCORE_HALF = 8;
+const NON_EXACT_CEILING = 0.99;
+
+const FOLD: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+// Combining diacritical marks (and their supplements); kana voicing marks are deliberately kept.
+const DIACRITICS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3005\u30fc]/u;
+const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3005\u30fc]+|[\p{L}\p{N}]+/gu;
+
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+const HAN = /\p{Script=Han}/u;
+const toSimplified: (text: string) => string = OpenCC.Converter({ from: 't', to: 'cn' });
+
+export function normalize(text: string): string {
+  // Fast path: printable ASCII has nothing to decompose or fold.
+  if (PLAIN_ASCII.test(text)) return text.toLowerCase();
+  return (HAN.test(text) ? toSimplified(text) : text)
+    .normalize('NFKD')
+    .replace(DIACRITICS, '')
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[øæœßłđðþı]/g, (c) => FOLD[c] ?? c);
+}
+
+/** Normalised key for exact matching: normalised text with runs of whitespace collapsed. */
+export function exactKey(text: string): string {
+  return normalize(text).trim().replace(/\s+/g, ' ');
+}
+
+export const isCjk = (term: string) => CJK_CHAR.test(term);
+
+/** Word tokens for Latin text; unigrams and bigrams for each CJK run. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const match of normalize(text).matchAll(TOKEN)) {
+    const run = match[0];
+    if (!isCjk(run)) {
+      out.push(run);
+      continue;
+    }
+    const chars = Array.from(run);
+    for (let i = 0; i < chars.length; i++) {
+      out.push(chars[i]!);
+      if (i + 1 < chars.length) out.push(chars[i]! + chars[i + 1]!);
+    }
+  }
+  return out;
+}
+
+/** Ids are indexed without their kind prefix: "person" would otherwise match every person (scope filters kinds). */
+const indexTokenize = (text: string, field?: string) => tokenize(field === 'id' ? text.slice(text.indexOf('.') + 1) : text);
+
+/** Prefix matching for Latin terms of three or more characters (shorter ones would match a large part of the vocabulary); never for CJK. */
+const usePrefix = (term: string) => term.length >= 3 && !isCjk(term);
+/**
+ * Fuzzy matching for Latin words: up to 0.2 edits per character, rounded down, at most two (one
+ * edit from five characters, two from ten). MiniSearch's own rounding would allow one edit in a
+ * three-letter word, which matches much of the vocabulary, and three or more edits make the
+ * search of the term tree slow while finding mostly noise. Never for CJK.
+ */
+export const fuzzyDistance = (term: string): number | false => {
+  if (isCjk(term)) return false;
+  const edits = Math.min(2, Math.floor(Array.from(term).length * 0.2));
+  return edits >= 1 ? edits : false;
+};
+/** A shared CJK character says less than a shared pair of characters. */
+const cjkUnigramsWeighLess = (term: string) => (isCjk(term) && Array.from(term).length === 1 ? 0.5 : 1);
+
+export const mapEngineScore = (s: number) => Math.round((NON_EXACT_CEILING * s) / (s + SCORE_HALF) * 10_000) / 10_000;
+
+interface Candidate {
+  entity: Entity;
+  score: number;
+  field?: SearchField;
+}
+
+/** Score desc, then displayName, then id: a total, locale-independent order. */
+const compareCandidates = (a: Candidate, b: Candidate) => {
+  if (a.score !== b.score) return b.score - a.score;
+  const an = a.entity.displayName;
+  const bn = b.entity.displayName;
+  if (an !== bn) return an < bn ? -1 : 1;
+  return a.entity.id < b.entity.id ? -1 : a.entity.id > b.entity.id ? 1 : 0;
+};
+
+/** The k best candidates without sorting every hit: a large result set costs one comparison per hit. */
+class TopK {
+  private readonly items: Candidate[] = [];
+  constructor(private readonly k: number) {}
+
+  offer(c: Candidate) {
+    const items = this.items;
+    if (items.length === this.k && compareCandidates(c, items[items.length - 1]!) >= 0) return;
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareCandidates(items[mid]!, c) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    items.splice(lo, 0, c);
+    if (items.length > this.k) items.pop();
+  }
+
+  sorted(): Candidate[] {
+    return this.items;
+  }
+}
+
+const NAME_FIELDS: SearchField[] = ['displayName', 'aliases', 'slug', 'id'];
+
+export class SearchIndex {
+  /** Names, aliases, slug and id: prefix and fuzzy matching. */
+  private readonly names: MiniSearch<Entity>;
+  /** Descriptions: whole words only (prefix and fuzzy expansion over prose costs a lot and finds little). */
+  private readonly text: MiniSearch<Entity>;
+  private readonly exact = new Map<string, { id: string; field: SearchField }[]>();
+
+  private constructor(private readonly entities: ReadonlyMap<string, Entity>) {
+    const common = {
+      idField: 'id',
+      storeFields: [],
+      tokenize: indexTokenize,
+      processTerm: (term: string) => term,
+      extractField: (doc: Entity, field: string) => (field === 'aliases' ? doc.aliases.join(' \n ') : (doc as unknown as Record<string, string>)[field]),
+    };
+    this.names = new MiniSearch<Entity>({ ...common, fields: NAME_FIELDS });
+    this.text = new MiniSearch<Entity>({ ...common, fields: ['description'] });
+  }
+
+  /** Builds the index in time slices that give the event loop back (see steps.ts). */
+  static build(entities: ReadonlyMap<string, Entity>): Promise<SearchIndex> {
+    const index = new SearchIndex(entities);
+    return runAsync(index.fill()).then(() => index);
+  }
+
+  /** Synchronous build, for tests and small packs. */
+  static buildSync(entities: ReadonlyMap<string, Entity>): SearchIndex {
+    const index = new SearchIndex(entities);
+    runSync(index.fill());
+    return index;
+  }
+
+  private *fill(): Steps<void> {
+    const tick = ticker(128);
+    for (const e of this.entities.values()) {
+      // Added in priority order: when the query equals several fields, the first one names the match.
+      const seen = new Set<string>();
+      const add = (text: string, field: SearchField) => {
+        const key = exactKey(text);
+        if (!key || seen.has(key)) return;
+        seen.add(key);
+        const list = this.exact.get(key);
+        if (list) list.push({ id: e.id, field });
+        else this.exact.set(key, [{ id: e.id, field }]);
+      };
+      add(e.displayName, 'displayName');
+      for (const alias of e.aliases) add(alias, 'aliases');
+      add(e.slug, 'slug');
+      add(e.id, 'id');
+      this.names.add(e);
+      if (e.description) this.text.add(e);
+      if (tick()) yield;
+    }
+  }
+
+  search(query: SearchQuery): SearchHit[] {
+    const scope = query.scope && query.scope.length > 0 ? new Set<string>(query.scope) : undefined;
+    const filter = scope ? (r: SearchResult) => scope.has(this.entities.get(String(r.id))!.kind) : undefined;
+    const top = new TopK(query.limit);
+    const exact = new Set<string>();
+    for (const { id, field } of this.exact.get(exactKey(query.q)) ?? []) {
+      const e = this.entities.get(id)!;
+      if ((scope && !scope.has(e.kind)) || exact.has(id)) continue;
+      exact.add(id);
+      top.offer({ entity: e, score: 1, field });
+    }
+    // The engine score of a hit is its name score plus its description score.
+    const engine = new Map<string, { score: number; names?: SearchResult }>();
+    for (const r of this.names.search(query.q, { boost: BOOST, prefix: usePrefix, fuzzy: fuzzyDistance, boostTerm: cjkUnigramsWeighLess, filter })) {
+      engine.set(String(r.id), { score: r.score, names: r });
+    }
+    for (const r of this.text.search(query.q, { boost: BOOST, boostTerm: cjkUnigramsWeighLess, filter })) {
+      const id = String(r.id);
+      const hit = engine.get(id);
+      if (hit) hit.score += r.score;
+      else engine.set(id, { score: r.score });
+    }
+    for (const [id, { score, names }] of engine) {
+      if (!exact.has(id)) top.offer({ entity: this.entities.get(id)!, score: mapEngineScore(score), field: names ? bestField(names) : 'description' });
+    }
+    return top.sorted().map((c) => this.hit(c.entity, c.score, c.field));
+  }
+
+  private hit(e: Entity, score: number, matchedField: SearchField | undefined): SearchHit {
+    const h: SearchHit = { id: e.id, kind: e.kind, displayName: e.displayName, slug: e.slug, score };
+    if (matchedField) h.matchedField = matchedField;
+    return h;
+  }
+}
+
+/** The highest-boosted name field any query term matched in. */
+function bestField(result: SearchResult): SearchField | undefined {
+  const matched = new Set<string>();
+  for (const fields of Object.values(result.match)) for (const f of fields) matched.add(f);
+  return NAME_FIELDS.find((f) => matched.has(f));
+}
