@@ -1,4 +1,6 @@
+import { releaseStatus } from '../governance/evolution/releases.js';
 import { ServiceError } from '../platform/errors.js';
+import type { LedgerStore } from '../platform/ledger.js';
 import type { Library } from './library.js';
 
 export const PROTOCOL_TKP = 'KB-TKP-1.0' as const;
@@ -30,10 +32,11 @@ export function packRegistry(lib: Library) {
   return { releaseId: lib.releaseId, count: packs.length, packs };
 }
 
-export function releaseById(lib: Library, id: string) {
+/** A release manifest with its current status: withdraw and supersede are ledger records, never file edits. */
+export function releaseById(lib: Library, ledger: LedgerStore, id: string) {
   const release = lib.knowledge.releaseById.get(id);
   if (!release) throw new ServiceError(404, 'NOT_FOUND', `no release ${id}`);
-  return { ...release, current: release.id === lib.releaseId };
+  return { ...release, status: releaseStatus(ledger, release), current: release.id === lib.releaseId };
 }
 
 /** GET /trusted-query/sources: the source registry, grouped by source_grade. */

@@ -88,7 +88,7 @@ export async function classicsRoutes(app: FastifyInstance, opts: { lib: Library;
   r.get(
     `${V1}/releases/:id`,
     { schema: { summary: 'A release manifest: pack versions and checksums', tags: ['packs'], params: S.IdParams, response: { 200: S.ReleaseResponse, ...errors(404) } } },
-    async (request) => releaseById(lib, request.params.id),
+    async (request) => releaseById(lib, ledger, request.params.id),
   );
   r.get(
     `${V1}/trusted-query/sources`,
