@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { IssueCandidateSchema, Priority, VersionedMeta as Versioned } from '../schemas.js';
+
+export { IssueCandidateSchema, Priority };
 
 /**
  * Request and response schemas of the "Evolution governance" table: the one source of validation,
@@ -10,13 +13,6 @@ const id = (what: string) => z.string().trim().min(1).max(200).describe(what);
 const text = (max: number) => z.string().trim().min(1).max(max);
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha256');
 
-/** Who wrote which version of a record, as every governance record carries it. */
-const Versioned = {
-  id: z.string(),
-  version: z.number().int().min(1),
-  updatedBy: z.string().describe('actor of the latest version, `kind:id`'),
-  updatedAt: z.string().describe('ISO time of the latest version'),
-};
 
 /** The X-Actor header, documented here and checked by platform/actor (never by this schema). */
 export const ActorHeaders = z.looseObject({
@@ -28,7 +24,6 @@ export const ActorHeaders = z.looseObject({
 
 /* Issue candidates: signals and triage */
 
-export const Priority = z.enum(['P0', 'P1', 'P2', 'P3']);
 
 export const SignalEvidence = z
   .object({
@@ -46,22 +41,6 @@ export const SignalRequest = z.object({
   evidence: z.array(SignalEvidence).max(50).optional(),
 });
 
-export const IssueCandidateSchema = z.object({
-  ...Versioned,
-  fingerprint: z.string().describe('normalised (objectId, problemKind): same object and same kind of problem is the same issue'),
-  cluster: z.string().describe('the normalised object id: every issue about one object shares it'),
-  objectId: z.string(),
-  problemKind: z.string(),
-  summary: z.string(),
-  status: z.enum(['open', 'triaged', 'rejected', 'closed']),
-  priority: Priority.nullable(),
-  decision: z.string().nullable(),
-  humanReviewed: z.boolean(),
-  count: z.number().int().describe('how many signals, feedback items and handoffs joined this issue'),
-  channels: z.array(z.enum(['signal', 'feedback', 'handoff', 'system'])),
-  refs: z.array(z.object({ channel: z.string(), ref: z.string(), actor: z.string(), at: z.string() })),
-  evidence: z.array(z.unknown()).describe('evidence items of every occurrence, as each channel sent them'),
-});
 
 export const SignalResponse = z.object({
   candidate: IssueCandidateSchema,

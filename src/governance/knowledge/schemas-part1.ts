@@ -8,6 +8,9 @@
  * request validation failure (400).
  */
 import { z } from 'zod';
+import { IssueCandidateSchema } from '../schemas.js';
+
+export { IssueCandidateSchema };
 
 /* Shared pieces */
 
@@ -31,22 +34,6 @@ export const PrioritySchema = z.enum(['P0', 'P1', 'P2', 'P3']);
 export const ObjectKind = z
   .enum(['passage', 'claim', 'concept', 'source', 'situation', 'unknown'])
   .describe('What the objectId names in the served release (`unknown`: not in it)');
-
-export const IssueCandidateSchema = versioned({
-  fingerprint: z.string(),
-  cluster: z.string(),
-  objectId: z.string(),
-  problemKind: z.string(),
-  summary: z.string(),
-  status: z.enum(['open', 'triaged', 'rejected', 'closed']),
-  priority: PrioritySchema.nullable(),
-  decision: z.string().nullable(),
-  humanReviewed: z.boolean(),
-  count: z.number().int(),
-  channels: z.array(z.enum(['signal', 'feedback', 'handoff', 'system'])),
-  refs: z.array(z.object({ channel: z.string(), ref: z.string(), actor: z.string(), at: z.string() })),
-  evidence: z.array(z.unknown()),
-}).describe('Issue candidate filed by the handoff (triage stays with a human)');
 
 const HandoffNote = z.string().describe('What the handoff did and did not decide');
 

@@ -8,6 +8,7 @@
  * set, is the endpoint's own 422 code instead: the domain modules check that, before any write.
  */
 import { z } from 'zod';
+import { IssueCandidateSchema } from '../schemas.js';
 import { ServiceError } from '../../platform/errors.js';
 
 /* Shared pieces */
@@ -25,22 +26,7 @@ const meta = {
   updatedAt: z.string().describe('ISO time this version was written'),
 };
 
-export const IssueCandidateView = z.object({
-  ...meta,
-  fingerprint: z.string(),
-  cluster: z.string(),
-  objectId: z.string(),
-  problemKind: z.string(),
-  summary: z.string(),
-  status: z.enum(['open', 'triaged', 'rejected', 'closed']),
-  priority: z.enum(['P0', 'P1', 'P2', 'P3']).nullable(),
-  decision: z.string().nullable(),
-  humanReviewed: z.boolean(),
-  count: z.number().int(),
-  channels: z.array(z.enum(['signal', 'feedback', 'handoff', 'system'])),
-  refs: z.array(z.object({ channel: z.string(), ref: z.string(), actor: z.string(), at: z.string() })),
-  evidence: z.array(z.unknown()),
-});
+export const IssueCandidateView = IssueCandidateSchema;
 
 /* Conflicts */
 

@@ -1,9 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { packChecksum } from '../../../src/classics/packs.js';
-import { auth, makeApp, tempDir, TOKENS, type TestApp } from '../../helpers.js';
+import { rmSync } from 'node:fs';
+import { auth, linkedPacksDir, makeApp, TOKENS, type TestApp } from '../../helpers.js';
 
-const REAL_PACKS = resolve(import.meta.dirname, '../../../packs');
 export const CRITICAL = ['gate-self-test', 'citation-validation', 'eval-answerable', 'eval-unanswerable'];
 
 /** Releases of the test packs dir, oldest first; the newest released one (2026.11.1) is served. */
@@ -14,30 +11,20 @@ export const RELEASES = {
   badChecksum: '2026.12.1',
 };
 
-/**
- * A packs dir whose pack folders link to the real packs and whose releases are written here with
- * the checksums of those packs: the tests do not depend on the state of packs/classics/releases.
- */
+/** A packs dir linked to the real packs, with releases of every state plus one with a bad checksum. */
 function testPacksDir(): string {
-  const dir = tempDir('evolution-packs-');
-  const classics = join(dir, 'classics');
-  mkdirSync(join(classics, 'releases'), { recursive: true });
-  symlinkSync(join(REAL_PACKS, 'atlas'), join(dir, 'atlas'));
-  const packs = readdirSync(join(REAL_PACKS, 'classics')).filter((d) => d !== 'releases' && statSync(join(REAL_PACKS, 'classics', d)).isDirectory());
-  const pinned = packs.map((id) => {
-    const src = join(REAL_PACKS, 'classics', id);
-    symlinkSync(src, join(classics, id));
-    const files = readdirSync(src).filter((f) => f.endsWith('.json')).sort();
-    const { version } = JSON.parse(readFileSync(join(src, 'pack.json'), 'utf8')) as { version: string };
-    return { id, version, sha256: packChecksum(src, files) };
-  });
-  const write = (id: string, status: string, createdAt: string, packsOf = pinned) =>
-    writeFileSync(join(classics, 'releases', `${id}.json`), JSON.stringify({ id, status, createdAt, notes: `test release ${id}`, packs: packsOf, criticalItems: CRITICAL }));
-  write(RELEASES.withdrawn, 'withdrawn', '2026-09-01T00:00:00Z');
-  write(RELEASES.older, 'released', '2026-10-01T00:00:00Z');
-  write(RELEASES.served, 'released', '2026-11-01T00:00:00Z');
-  write(RELEASES.badChecksum, 'candidate', '2026-12-01T00:00:00Z', pinned.map((p, i) => (i === 0 ? { ...p, sha256: '0'.repeat(64) } : p)));
-  return dir;
+  return linkedPacksDir('evolution-packs-', [
+    { id: RELEASES.withdrawn, status: 'withdrawn', createdAt: '2026-09-01T00:00:00Z', criticalItems: CRITICAL },
+    { id: RELEASES.older, status: 'released', createdAt: '2026-10-01T00:00:00Z', criticalItems: CRITICAL },
+    { id: RELEASES.served, status: 'released', createdAt: '2026-11-01T00:00:00Z', criticalItems: CRITICAL },
+    {
+      id: RELEASES.badChecksum,
+      status: 'candidate',
+      createdAt: '2026-12-01T00:00:00Z',
+      criticalItems: CRITICAL,
+      packs: (pinned) => pinned.map((p, i) => (i === 0 ? { ...p, sha256: '0'.repeat(64) } : p)),
+    },
+  ]).dir;
 }
 
 export interface EvolutionTestApp extends TestApp {
