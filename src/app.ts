@@ -3,9 +3,12 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { randomUUID } from 'node:crypto';
 import type { DestinationStream } from 'pino';
 import { atlasPlugin } from './atlas/plugin.js';
+import { AtlasStore } from './atlas/store.js';
+import { UsageMeter } from './atlas/usage.js';
 import { openLibrary } from './classics/library.js';
 import { classicsPlugin } from './classics/plugin.js';
 import type { Config } from './config.js';
+import { mcpPlugin } from './mcp/http.js';
 import { Authenticator } from './platform/auth.js';
 import type { PlatformContext } from './platform/context.js';
 import { isWritable, openDatabase } from './platform/db.js';
@@ -75,6 +78,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(platformPlugin, { ctx });
   await app.register(classicsPlugin, { ctx, lib });
-  await app.register(atlasPlugin, { ctx });
+  // One atlas pack and one usage meter, served over REST and MCP alike (a reload reaches both).
+  const atlas = { store: new AtlasStore(config.packsDir, config.atlasPackId), usage: new UsageMeter(db) };
+  await app.register(atlasPlugin, { ctx, ...atlas });
+  await app.register(mcpPlugin, { ctx, lib, ...atlas });
   return app;
 }

@@ -7,18 +7,16 @@ import { errorResponses, registerContract } from '../platform/openapi.js';
 import { limitPerKey } from '../platform/rate-limit.js';
 import { atlasRoutes, V1 } from './routes.js';
 import { AtlasReadyResponse } from './schemas.js';
-import { AtlasStore } from './store.js';
-import { UsageMeter } from './usage.js';
+import type { AtlasStore } from './store.js';
+import type { UsageMeter } from './usage.js';
 
 export const ATLAS_CONTRACT_VERSION = '1.0.0';
 /** How often buffered usage counts are written to SQLite. */
 export const USAGE_FLUSH_MS = 2_000;
 
 /** The design-graph service: /api/atlas/v1 and the /openapi.json alias. */
-export async function atlasPlugin(app: FastifyInstance, opts: { ctx: PlatformContext }) {
-  const { ctx } = opts;
-  const store = new AtlasStore(ctx.config.packsDir, ctx.config.atlasPackId);
-  const usage = new UsageMeter(ctx.db);
+export async function atlasPlugin(app: FastifyInstance, opts: { ctx: PlatformContext; store: AtlasStore; usage: UsageMeter }) {
+  const { ctx, store, usage } = opts;
   ctx.readiness.add('atlas', { name: 'pack', check: () => store.readiness() });
 
   // Load the configured pack before the server takes traffic. A failure is not fatal: the rest of

@@ -81,31 +81,35 @@ export interface LedgerStore {
 }
 
 export class SqliteLedger implements LedgerStore {
-  private head: { seq: number; hash: string };
   private queue: AppendInput[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly insert;
   private readonly maxVersion;
+  private readonly readHead;
 
   constructor(private readonly db: Db, private readonly groupWindowMs = 5) {
-    const last = db.prepare('SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
-    this.head = last ?? { seq: 0, hash: GENESIS_HASH };
     this.insert = db.prepare(
       'INSERT INTO ledger (seq, kind, record_id, version, actor, body, created_at, prev_hash, hash) VALUES (@seq, @kind, @record_id, @version, @actor, @body, @created_at, @prev_hash, @hash)',
     );
     this.maxVersion = db.prepare('SELECT MAX(version) FROM ledger WHERE kind = ? AND record_id = ?').pluck();
+    this.readHead = db.prepare('SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1');
   }
 
   append(input: AppendInput): LedgerRow {
     return this.appendMany([input])[0]!;
   }
 
-  /** All rows in one transaction: either every row is on disk when this returns, or none is. */
+  /**
+   * All rows in one transaction: either every row is on disk when this returns, or none is. The
+   * head of the chain is read inside the (immediate, write-locked) transaction, so another process
+   * writing to the same database (the stdio MCP entry, a CLI) extends the chain instead of forking it.
+   */
   appendMany(inputs: AppendInput[]): LedgerRow[] {
     const rows: RawRow[] = [];
-    const head = { ...this.head };
+    let head = { seq: 0, hash: GENESIS_HASH };
     const versions = new Map<string, number>();
     this.db.transaction(() => {
+      head = (this.readHead.get() as { seq: number; hash: string } | undefined) ?? { seq: 0, hash: GENESIS_HASH };
       for (const input of inputs) {
         const key = `${input.kind}\u0000${input.recordId}`;
         const version = (versions.get(key) ?? ((this.maxVersion.get(input.kind, input.recordId) as number | null) ?? 0)) + 1;
@@ -125,8 +129,7 @@ export class SqliteLedger implements LedgerStore {
         head.seq = row.seq;
         head.hash = row.hash;
       }
-    })();
-    this.head = head;
+    }).immediate();
     return rows.map(toRow);
   }
 

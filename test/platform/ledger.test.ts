@@ -79,3 +79,16 @@ describe('ledger', () => {
     expect(second.latest('k', 'r')?.version).toBe(2);
   });
 });
+
+describe('ledger shared by two processes', () => {
+  it('extends one chain when two connections append in turn', () => {
+    const { dir, ledger: first } = ledgerIn();
+    const otherDb = openDatabase(dir);
+    const second = new SqliteLedger(otherDb);
+    first.append({ kind: 'k', recordId: 'a', actor: 'system', body: 1 });
+    second.append({ kind: 'k', recordId: 'b', actor: 'system', body: 2 });
+    first.append({ kind: 'k', recordId: 'c', actor: 'system', body: 3 });
+    expect(second.verify()).toMatchObject({ ok: true, rows: 3 });
+    otherDb.close();
+  });
+});
