@@ -75,6 +75,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Loading and indexing the packs is synchronous work: do it before the overload monitor starts
   // sampling the event loop, so start-up never reads as overload.
   const lib = openLibrary(config.packsDir);
+  // The passage index builds in slices once the server is up, off the start-up path.
+  app.addHook('onReady', async () => {
+    void lib.retrieval.warm();
+  });
 
   await app.register(platformPlugin, { ctx });
   await app.register(classicsPlugin, { ctx, lib });

@@ -57,7 +57,10 @@ export const traditionByName = (name: string): Tradition | undefined => TRADITIO
  * all as the same terms: Han unigrams+bigrams of normalised text and stemmed English words.
  */
 export class Retrieval {
-  private readonly index: MiniSearch<IndexedPassage>;
+  /** The passage index: built by warm() in slices after start, or at the first search that needs it. */
+  private index: MiniSearch<IndexedPassage> | undefined;
+  private warming: Promise<void> | undefined;
+  private readonly documents: IndexedPassage[];
   private readonly passageTerms = new Map<string, Set<string>>();
   private readonly documentFrequency = new Map<string, number>();
   private readonly conceptsByPassage = new Map<string, Set<string>>();
@@ -88,25 +91,16 @@ export class Retrieval {
     }
     this.aliasIndex.sort((a, b) => b.alias.length - a.alias.length);
 
-    this.index = new MiniSearch<IndexedPassage>({
-      fields: ['zh', 'en', 'claims', 'concepts'],
-      storeFields: [],
-      tokenize: (text) => terms(text),
-      processTerm: (term) => term,
-      searchOptions: { boost: { concepts: 2.5, zh: 1.2, en: 1, claims: 0.8 }, combineWith: 'OR' },
-    });
-    this.index.addAll(
-      k.passages.map((p) => ({
-        id: p.id,
-        zh: p.text,
-        en: p.en ?? '',
-        claims: (k.claimsByPassage.get(p.id) ?? []).map((c) => `${c.statement_zh}\n${c.statement_en}`).join('\n'),
-        concepts: [...(this.conceptsByPassage.get(p.id) ?? [])]
-          .map((id) => k.conceptById.get(id))
-          .flatMap((c) => (c ? conceptNames(c) : []))
-          .join(' \n '),
-      })),
-    );
+    this.documents = k.passages.map((p) => ({
+      id: p.id,
+      zh: p.text,
+      en: p.en ?? '',
+      claims: (k.claimsByPassage.get(p.id) ?? []).map((c) => `${c.statement_zh}\n${c.statement_en}`).join('\n'),
+      concepts: [...(this.conceptsByPassage.get(p.id) ?? [])]
+        .map((id) => k.conceptById.get(id))
+        .flatMap((c) => (c ? conceptNames(c) : []))
+        .join(' \n '),
+    }));
     this.situationIndex = new MiniSearch<{ id: string; text: string }>({
       fields: ['text'],
       storeFields: [],
@@ -162,6 +156,41 @@ export class Retrieval {
     return found.map((id) => this.k.conceptById.get(id)!).filter(Boolean);
   }
 
+  private newIndex(): MiniSearch<IndexedPassage> {
+    return new MiniSearch<IndexedPassage>({
+      fields: ['zh', 'en', 'claims', 'concepts'],
+      storeFields: [],
+      tokenize: (text) => terms(text),
+      processTerm: (term) => term,
+      searchOptions: { boost: { concepts: 2.5, zh: 1.2, en: 1, claims: 0.8 }, combineWith: 'OR' },
+    });
+  }
+
+  /**
+   * Builds the passage index in small slices, yielding to the event loop between them, so that a
+   * starting server answers (and reports ready) while it builds. A search that comes first builds
+   * the index at once instead and this build is dropped.
+   */
+  warm(): Promise<void> {
+    if (this.index) return Promise.resolve();
+    if (!this.warming) {
+      const index = this.newIndex();
+      this.warming = index.addAllAsync(this.documents, { chunkSize: 20 }).then(() => {
+        this.index ??= index;
+      });
+    }
+    return this.warming;
+  }
+
+  private passageIndex(): MiniSearch<IndexedPassage> {
+    if (!this.index) {
+      const index = this.newIndex();
+      index.addAll(this.documents);
+      this.index = index;
+    }
+    return this.index;
+  }
+
   /**
    * Life situations the text describes, by how people phrase them: each with the share of the
    * text's (rarity-weighted) terms that its phrasings, title and tension contain.
@@ -210,7 +239,7 @@ export class Retrieval {
     const queryTerms = [...new Set(terms(`${query} ${concepts.map((c) => c.zh).join(' ')}`))];
     if (!queryTerms.length && !expansion) return [];
     const conceptIds = new Set(concepts.map((c) => c.id));
-    const results = this.index.search(`${query} ${expansion}`, {
+    const results = this.passageIndex().search(`${query} ${expansion}`, {
       filter: (r) => {
         const p = this.k.passageById.get(r.id as string);
         if (!p) return false;
