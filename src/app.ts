@@ -12,6 +12,7 @@ import { mcpPlugin } from './mcp/http.js';
 import { Authenticator } from './platform/auth.js';
 import type { PlatformContext } from './platform/context.js';
 import { isWritable, openDatabase } from './platform/db.js';
+import { frameworkErrors } from './platform/errors.js';
 import { KeyRegistry } from './platform/keys.js';
 import { SqliteLedger } from './platform/ledger.js';
 import { loggerOptions } from './platform/logging.js';
@@ -42,7 +43,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     return503OnClosing: true,
     forceCloseConnections: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Ids may be 200 characters (the limit counts percent-encoded characters), and refusals
+    // the router makes before any hook (bad percent-encoding, an over-long parameter) answer in
+    // the service's own body.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -125,6 +125,25 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
   return sendError(request, reply, input);
 }
 
+/**
+ * Fastify's router refuses some URLs before any hook or error handler runs: a path that is not
+ * valid percent-encoding (FST_ERR_BAD_URL) and a path parameter longer than the router's
+ * `maxParamLength` (FST_ERR_MAX_PARAM_LENGTH). Without this, those answers carry Fastify's own
+ * body; passed as the `frameworkErrors` option of Fastify(), they answer in the service's body.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const input: ErrorBodyInput =
+    error.code === 'FST_ERR_BAD_URL'
+      ? { statusCode: 400, code: 'INVALID_REQUEST', message: 'path: not a valid URL (malformed percent-encoding)' }
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? { statusCode: 414, code: 'INVALID_REQUEST', message: 'path: a path parameter is longer than the service accepts' }
+        : classify(error, styleFor(request.url));
+  request.log.info({ code: input.code, status: input.statusCode }, 'request refused by the router');
+  // No onRequest hook runs for these: echo the request id here.
+  reply.header('x-request-id', request.id);
+  return sendError(request, reply, input);
+}
+
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   return sendError(request, reply, {
     statusCode: 404,
