@@ -61,8 +61,8 @@ export class Retrieval {
   private index: MiniSearch<IndexedPassage> | undefined;
   private warming: Promise<void> | undefined;
   private readonly documents: IndexedPassage[];
-  private readonly passageTerms = new Map<string, Set<string>>();
-  private readonly documentFrequency = new Map<string, number>();
+  /** Each passage's terms (text, English, claim statements) and how many passages have each term; built with the index. */
+  private termStats: { byPassage: Map<string, Set<string>>; documentFrequency: Map<string, number> } | undefined;
   private readonly conceptsByPassage = new Map<string, Set<string>>();
   private readonly aliasIndex: { alias: string; conceptId: string; cjk: boolean }[] = [];
   private readonly situationIndex: MiniSearch<{ id: string; text: string }>;
@@ -116,12 +116,21 @@ export class Retrieval {
         return { id: sit.id, text };
       }),
     );
-    for (const p of k.passages) {
-      const claimText = (k.claimsByPassage.get(p.id) ?? []).map((c) => `${c.statement_zh}\n${c.statement_en}`).join('\n');
-      const own = new Set(terms(`${p.text}\n${p.en ?? ''}\n${claimText}`));
-      this.passageTerms.set(p.id, own);
-      for (const t of own) this.documentFrequency.set(t, (this.documentFrequency.get(t) ?? 0) + 1);
+  }
+
+  private stats() {
+    if (!this.termStats) {
+      const byPassage = new Map<string, Set<string>>();
+      const documentFrequency = new Map<string, number>();
+      for (const p of this.k.passages) {
+        const claimText = (this.k.claimsByPassage.get(p.id) ?? []).map((c) => `${c.statement_zh}\n${c.statement_en}`).join('\n');
+        const own = new Set(terms(`${p.text}\n${p.en ?? ''}\n${claimText}`));
+        byPassage.set(p.id, own);
+        for (const t of own) documentFrequency.set(t, (documentFrequency.get(t) ?? 0) + 1);
+      }
+      this.termStats = { byPassage, documentFrequency };
     }
+    return this.termStats;
   }
 
   private link(passageId: string, conceptId: string) {
@@ -177,6 +186,7 @@ export class Retrieval {
       const index = this.newIndex();
       this.warming = index.addAllAsync(this.documents, { chunkSize: 20 }).then(() => {
         this.index ??= index;
+        this.stats();
       });
     }
     return this.warming;
@@ -220,12 +230,13 @@ export class Retrieval {
 
   /** Inverse document frequency: rare terms weigh more; a term no passage has weighs most. */
   idf(term: string): number {
-    return Math.log((this.passageTerms.size + 1) / ((this.documentFrequency.get(term) ?? 0) + 1));
+    const { byPassage, documentFrequency } = this.stats();
+    return Math.log((byPassage.size + 1) / ((documentFrequency.get(term) ?? 0) + 1));
   }
 
   /** The terms a passage is indexed under (its text, English rendering and claim statements). */
   termsOf(passageId: string): Set<string> {
-    return this.passageTerms.get(passageId) ?? new Set();
+    return this.stats().byPassage.get(passageId) ?? new Set();
   }
 
   conceptsOf(passageId: string): string[] {
@@ -254,7 +265,7 @@ export class Retrieval {
     const top = results[0]?.score ?? 1;
     const ranked = results.slice(0, Math.max(limit * 4, 60)).map((r) => {
       const passage = this.k.passageById.get(r.id as string)!;
-      const own = this.passageTerms.get(passage.id)!;
+      const own = this.stats().byPassage.get(passage.id)!;
       const matched = queryTerms.filter((t) => own.has(t)).length;
       const coverage = queryTerms.length ? matched / queryTerms.length : 0;
       const linked = this.conceptsOf(passage.id).filter((id) => conceptIds.has(id));
