@@ -11,7 +11,9 @@
  * limit lifted, a temporary DATA_DIR) and runs each scenario with autocannon at -c 10 -p 1 right
  * after a run of GET /api/classics/v1/ready on the same server, so every scenario has a ratio to
  * ready measured under the same machine load: atlas search, lookup and graph; trusted query (an
- * answer and an abstention); illuminate; insights with synthesize; one governance write.
+ * answer and an abstention); illuminate; insights with synthesize; one governance write. The
+ * answering scenarios then run again on a second server with the answer cache off
+ * (ANSWER_CACHE_ENTRIES=0), so the table shows both a repeated question and a new one.
  *
  * Scale mode generates packs with `npm run atlas:synth`, starts the server on each (PACKS_DIR a
  * temporary folder with the atlas pack and a link to packs/classics), and records spawn-to-ready
@@ -66,32 +68,50 @@ function ensureBuild() {
 const cannon = (server, scenario) => run(server.base, { ...scenario, duration: DURATION, connections: CONNECTIONS });
 const line = (r) => `  ${r.scenario.padEnd(30)} ${String(r.reqPerSec).padStart(7)} req/s   p50 ${String(r.p50Ms).padStart(4)} ms   p99 ${String(r.p99Ms).padStart(4)} ms${r.non2xx || r.errors ? `   NON-2XX ${r.non2xx} ERRORS ${r.errors}` : ''}`;
 
+/** Runs each scenario right after a ready run on the same server and rates it against that ready run. */
+async function measure(server, scenarios) {
+  if (WARMUP > 0) for (const scenario of [READY, ...scenarios]) await run(server.base, { ...scenario, duration: WARMUP, connections: CONNECTIONS });
+  const rows = [];
+  for (const scenario of scenarios) {
+    // Ready right before each scenario: the ratio compares two runs under the same machine load.
+    const ready = await cannon(server, READY);
+    log(line(ready));
+    const result = await cannon(server, scenario);
+    log(line(result));
+    const ratio = Math.round((result.reqPerSec / ready.reqPerSec) * 1000) / 1000;
+    const targets = [];
+    if (scenario.targetRatio !== undefined) targets.push({ what: `ratio >= ${scenario.targetRatio}`, met: ratio >= scenario.targetRatio });
+    if (scenario.read) targets.push({ what: `p99 < ${P99_TARGET_MS} ms`, met: result.p99Ms < P99_TARGET_MS });
+    rows.push({ ...result, read: scenario.read, ready: { reqPerSec: ready.reqPerSec, p50Ms: ready.p50Ms, p99Ms: ready.p99Ms }, ratioToReady: ratio, targets });
+  }
+  return rows;
+}
+
 async function standard() {
   const packId = 'design-history';
   const server = await startServer({ root: ROOT, packId });
   log(`server ready in ${server.readyMs} ms (classics ${server.classicsReadyMs} ms, atlas ${server.atlasReadyMs} ms), RSS ${server.rssMb} MB`);
+  let result;
   try {
     const { scenarios, inputs } = await standardScenarios(server.base, ROOT, packId);
     log(`inputs that take each path: ${JSON.stringify(inputs)}`);
-    // Warm-up: every code path is compiled by the JIT before anything is measured.
-    if (WARMUP > 0) for (const scenario of [READY, ...scenarios]) await run(server.base, { ...scenario, duration: WARMUP, connections: CONNECTIONS });
-    const rows = [];
-    for (const scenario of scenarios) {
-      // Ready right before each scenario: the ratio compares two runs under the same machine load.
-      const ready = await cannon(server, READY);
-      log(line(ready));
-      const result = await cannon(server, scenario);
-      log(line(result));
-      const ratio = Math.round((result.reqPerSec / ready.reqPerSec) * 1000) / 1000;
-      const targets = [];
-      if (scenario.targetRatio !== undefined) targets.push({ what: `ratio >= ${scenario.targetRatio}`, met: ratio >= scenario.targetRatio });
-      if (scenario.read) targets.push({ what: `p99 < ${P99_TARGET_MS} ms`, met: result.p99Ms < P99_TARGET_MS });
-      rows.push({ ...result, read: scenario.read, ready: { reqPerSec: ready.reqPerSec, p50Ms: ready.p50Ms, p99Ms: ready.p99Ms }, ratioToReady: ratio, targets });
-    }
-    return { packId, startup: { readyMs: server.readyMs, classicsReadyMs: server.classicsReadyMs, atlasReadyMs: server.atlasReadyMs, rssMb: server.rssMb }, rssAfterRunsMb: rssMb(server.pid), inputs, scenarios: rows };
+    const rows = await measure(server, scenarios);
+    result = { packId, startup: { readyMs: server.readyMs, classicsReadyMs: server.classicsReadyMs, atlasReadyMs: server.atlasReadyMs, rssMb: server.rssMb }, rssAfterRunsMb: rssMb(server.pid), inputs, scenarios: rows };
   } finally {
     await server.stop();
   }
+  // The same answering scenarios with the answer cache off: every request runs the whole
+  // pipeline, as a question nobody has asked before does.
+  const computing = await startServer({ root: ROOT, packId, env: { ANSWER_CACHE_ENTRIES: '0' } });
+  log('\nanswer cache off (ANSWER_CACHE_ENTRIES=0): every request computed');
+  try {
+    const { scenarios } = await standardScenarios(computing.base, ROOT, packId);
+    const answering = scenarios.filter((s) => /^(trusted query|illuminate|insights)/.test(s.name)).map((s) => ({ ...s, name: `${s.name}, computed` }));
+    result.scenarios.push(...(await measure(computing, answering)));
+  } finally {
+    await computing.stop();
+  }
+  return result;
 }
 
 async function scale() {

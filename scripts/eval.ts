@@ -22,34 +22,57 @@ interface GateCase {
   category: string;
 }
 
-export interface EvalReport {
+interface QuestionScore {
   answerable: { total: number; answeredWithRightCitation: number; share: number };
   unanswerable: { total: number; abstained: number; share: number };
+}
+
+export interface EvalReport {
+  /** Per question set: the share of answerable ones answered from the right passage, of unanswerable ones abstained. */
+  questions: Record<string, QuestionScore>;
   gate: Record<string, { blockTotal: number; blocked: number; blockRate: number; allowTotal: number; falselyBlocked: number; falseBlockRate: number }>;
   failures: { id: string; question: string; why: string }[];
 }
 
 export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport {
   const lib = openLibrary(packsDir);
-  const questions = JSON.parse(readFileSync('test/eval/questions.json', 'utf8')) as Question[];
   const failures: EvalReport['failures'] = [];
-  let answered = 0;
-  let abstained = 0;
-  for (const q of questions) {
-    const { answer } = trustedQuery({ query: q.question, knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, q.id);
-    if (q.answerable) {
-      const cited = answer.citations.map((c) => c.locator);
-      const right = !answer.abstention && cited.some((l) => q.expected_locators?.includes(l));
-      if (right) answered++;
-      else failures.push({ id: q.id, question: q.question, why: answer.abstention ? `abstained ${answer.abstention.reason}` : `cited ${[...new Set(cited)].join(', ')}` });
-    } else if (answer.abstention) abstained++;
-    else failures.push({ id: q.id, question: q.question, why: `answered citing ${[...new Set(answer.citations.map((c) => c.locator))].join(', ')}` });
-  }
+  const read = <T>(file: string) => JSON.parse(readFileSync(`test/eval/${file}`, 'utf8')) as T;
+  const score = (questions: Question[]): QuestionScore => {
+    let answered = 0;
+    let abstained = 0;
+    for (const q of questions) {
+      const { answer } = trustedQuery({ query: q.question, knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, q.id);
+      if (q.answerable) {
+        const cited = answer.citations.map((c) => c.locator);
+        const right = !answer.abstention && cited.some((l) => q.expected_locators?.includes(l));
+        if (right) answered++;
+        else failures.push({ id: q.id, question: q.question, why: answer.abstention ? `abstained ${answer.abstention.reason}` : `cited ${[...new Set(cited)].join(', ')}` });
+      } else if (answer.abstention) abstained++;
+      else failures.push({ id: q.id, question: q.question, why: `answered citing ${[...new Set(answer.citations.map((c) => c.locator))].join(', ')}` });
+    }
+    const a = questions.filter((q) => q.answerable).length;
+    const u = questions.length - a;
+    return {
+      answerable: { total: a, answeredWithRightCitation: answered, share: answered / a },
+      unanswerable: { total: u, abstained, share: abstained / u },
+    };
+  };
+  // Set 1 was written first and its misses were studied while retrieval was tuned; set 2 was
+  // written later by someone who saw neither the code nor set 1, and is not tuned on.
+  const questions = {
+    'question set 1 (used in tuning)': score(read<Question[]>('questions.json')),
+    'question set 2 (held out)': score(read<Question[]>('questions-heldout-2.json')),
+  };
   const gateSets: Record<string, GateCase[]> = {
     'pack fixtures': lib.knowledge.gateFixtures,
-    // Set 1 was looked at while the rules were broadened; set 2 has never been used for tuning.
-    'held-out set 1 (used in tuning)': JSON.parse(readFileSync('test/eval/gate-heldout.json', 'utf8')) as GateCase[],
-    'held-out set 2': JSON.parse(readFileSync('test/eval/gate-heldout-2.json', 'utf8')) as GateCase[],
+    // Sets 1 to 3 were each written without sight of the rules, measured, and then looked at
+    // while the rules were broadened; the highest-numbered set has never been used for tuning.
+    'held-out set 1 (used in tuning)': read<GateCase[]>('gate-heldout.json'),
+    'held-out set 2 (used in tuning)': read<GateCase[]>('gate-heldout-2.json'),
+    'held-out set 3 (used in tuning)': read<GateCase[]>('gate-heldout-3.json'),
+    'held-out set 4 (used in tuning)': read<GateCase[]>('gate-heldout-4.json'),
+    'held-out set 5': read<GateCase[]>('gate-heldout-5.json'),
   };
   const gate: EvalReport['gate'] = {};
   for (const [name, cases] of Object.entries(gateSets)) {
@@ -68,14 +91,7 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
       falseBlockRate: falselyBlocked.length / allow.length,
     };
   }
-  const a = questions.filter((q) => q.answerable).length;
-  const u = questions.length - a;
-  return {
-    answerable: { total: a, answeredWithRightCitation: answered, share: answered / a },
-    unanswerable: { total: u, abstained, share: abstained / u },
-    gate,
-    failures,
-  };
+  return { questions, gate, failures };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -83,8 +99,10 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 if (import.meta.url === `file://${process.argv[1]}`) {
   const report = runEval();
   const lines = [
-    `answerable questions answered with a citation from the right passage: ${report.answerable.answeredWithRightCitation}/${report.answerable.total} = ${pct(report.answerable.share)} (target >= 90%)`,
-    `unanswerable questions abstained: ${report.unanswerable.abstained}/${report.unanswerable.total} = ${pct(report.unanswerable.share)} (target >= 95%)`,
+    ...Object.entries(report.questions).flatMap(([name, q]) => [
+      `answerable questions answered with a citation from the right passage (${name}): ${q.answerable.answeredWithRightCitation}/${q.answerable.total} = ${pct(q.answerable.share)} (target >= 90%)`,
+      `unanswerable questions abstained (${name}): ${q.unanswerable.abstained}/${q.unanswerable.total} = ${pct(q.unanswerable.share)} (target >= 95%)`,
+    ]),
     ...Object.entries(report.gate).flatMap(([name, g]) => [
       `Gate block rate on must-block (${name}): ${g.blocked}/${g.blockTotal} = ${pct(g.blockRate)} (target >= 98%)`,
       `Gate false-block rate on must-allow (${name}): ${g.falselyBlocked}/${g.allowTotal} = ${pct(g.falseBlockRate)} (target <= 2%)`,

@@ -79,7 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Loading and indexing the packs is synchronous work: do it before the overload monitor starts
   // sampling the event loop, so start-up never reads as overload.
-  const lib = openLibrary(config.packsDir);
+  const lib = openLibrary(config.packsDir, { answerCacheEntries: config.answerCacheEntries });
   // The passage index builds in slices once the server is up, off the start-up path.
   app.addHook('onReady', async () => {
     void lib.retrieval.warm();

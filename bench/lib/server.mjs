@@ -55,7 +55,7 @@ async function until200(url, child, started, timeoutMs) {
  * Spawns the built server and waits for both ready endpoints. readyMs is spawn to the later of
  * the two (the atlas pack loads in the background once the server listens).
  */
-export async function startServer({ root, packsDir = join(root, 'packs'), packId = 'design-history', timeoutMs = 600_000 }) {
+export async function startServer({ root, packsDir = join(root, 'packs'), packId = 'design-history', timeoutMs = 600_000, env = {} }) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
   const started = performance.now();
@@ -76,6 +76,7 @@ export async function startServer({ root, packsDir = join(root, 'packs'), packId
       RATE_LIMIT_PER_MINUTE: '1000000000',
       // Measure the service, not the overload shedding: a busy machine would trip it.
       MAX_EVENT_LOOP_DELAY_MS: '0',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

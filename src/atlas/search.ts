@@ -19,6 +19,7 @@
  * engine's BM25 score s through 0.99 * s / (s + SCORE_HALF), which is monotonic and stays below
  * 0.99. Ties: score desc, then displayName, then id (code-unit order, locale independent).
  */
+import { LRUCache } from 'lru-cache';
 import MiniSearch, { type SearchResult } from 'minisearch';
 import * as OpenCC from 'opencc-js';
 import type { Entity, EntityKind } from './pack.js';
@@ -161,6 +162,11 @@ export class SearchIndex {
   /** Descriptions: whole words only (prefix and fuzzy expansion over prose costs a lot and finds little). */
   private readonly text: MiniSearch<Entity>;
   private readonly exact = new Map<string, { id: string; field: SearchField }[]>();
+  /**
+   * Recent results by query. An index belongs to one loaded pack and never changes (a reload
+   * builds a new one), so a repeated search (autocomplete, a popular name) is answered from here.
+   */
+  private readonly recent = new LRUCache<string, SearchHit[]>({ max: 1024 });
 
   private constructor(private readonly entities: ReadonlyMap<string, Entity>) {
     const common = {
@@ -210,7 +216,17 @@ export class SearchIndex {
     }
   }
 
+  /** The hits for a query; callers share the returned array and must not change it. */
   search(query: SearchQuery): SearchHit[] {
+    const key = JSON.stringify([exactKey(query.q), query.scope ? [...new Set(query.scope)].sort() : [], query.limit]);
+    const known = this.recent.get(key);
+    if (known) return known;
+    const hits = this.compute(query);
+    this.recent.set(key, hits);
+    return hits;
+  }
+
+  private compute(query: SearchQuery): SearchHit[] {
     const scope = query.scope && query.scope.length > 0 ? new Set<string>(query.scope) : undefined;
     const filter = scope ? (r: SearchResult) => scope.has(this.entities.get(String(r.id))!.kind) : undefined;
     const top = new TopK(query.limit);

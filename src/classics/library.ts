@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { AnswerCache } from './answer-cache.js';
 import { compileGate, selfTest, type Gate, type SelfTestResult } from '../gate/gate.js';
 import { KnowledgeGraph } from './graph.js';
 import { loadKnowledge, type Knowledge } from './packs.js';
@@ -14,9 +15,11 @@ export interface Library {
   gateSelfTest: SelfTestResult;
   releaseId: string;
   errors: string[];
+  /** Trusted-query and illumination answers of this release, by request. */
+  answers: AnswerCache;
 }
 
-export function openLibrary(packsDir: string): Library {
+export function openLibrary(packsDir: string, options: { answerCacheEntries?: number } = {}): Library {
   const { knowledge, errors } = loadKnowledge(join(packsDir, 'classics'));
   const gate = compileGate(
     knowledge.gateRules ?? { version: 'none', aboutClassics: '$^', categories: {}, rules: [] },
@@ -34,11 +37,14 @@ export function openLibrary(packsDir: string): Library {
   );
   return {
     knowledge,
-    retrieval: new Retrieval(knowledge),
+    // With the answer cache off every question is treated as new: retrieval keeps only what one
+    // request reuses (illumination searches each tradition with the same text).
+    retrieval: new Retrieval(knowledge, { engineCacheEntries: (options.answerCacheEntries ?? 1) > 0 ? 512 : 4 }),
     graph: new KnowledgeGraph(knowledge),
     gate,
     gateSelfTest: selfTest(gate, knowledge.gateFixtures),
     releaseId: knowledge.currentRelease?.id ?? 'unreleased',
     errors,
+    answers: new AnswerCache(options.answerCacheEntries ?? 2048),
   };
 }

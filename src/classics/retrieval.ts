@@ -1,7 +1,8 @@
-import MiniSearch from 'minisearch';
+import { LRUCache } from 'lru-cache';
+import MiniSearch, { type SearchResult } from 'minisearch';
 import type { Knowledge } from './packs.js';
 import type { Concept, Passage, Situation, Tradition } from './model.js';
-import { normalize, STOP, terms } from './text.js';
+import { cjkGrams, englishTerms, type Lexicon, normalize, questionTerms, STOP, terms } from './text.js';
 
 export interface RetrievalScope {
   /** Pack ids to search; undefined means every pack. */
@@ -19,6 +20,20 @@ export interface Hit {
   conceptIds: string[];
 }
 
+/**
+ * One thing a question asks about, as retrieval and evidence match it: a single term, or a
+ * synonym group (了解 ~ 知 ~ understand) that a passage carries when it has every term of any one
+ * of the group's words.
+ */
+export interface QueryUnit {
+  /** The term the question has, or syn:<first word of the group>. */
+  label: string;
+  /** Each way of carrying the unit: the terms of one word of the group. */
+  alternatives: string[][];
+  /** The terms of the question that the unit stands for. */
+  covers: string[];
+}
+
 interface IndexedPassage {
   id: string;
   zh: string;
@@ -27,6 +42,9 @@ interface IndexedPassage {
   claims: string;
   concepts: string;
 }
+
+/** Passages indexed per turn of the event loop while the index builds in the background. */
+const WARM_SLICE = 20;
 
 const TRADITION_NAMES: Record<string, Tradition> = {
   daoist: 'daoist', daoism: 'daoist', taoist: 'daoist', taoism: 'daoist', 道家: 'daoist', 道: 'daoist',
@@ -40,14 +58,38 @@ const TRADITION_NAMES: Record<string, Tradition> = {
  * 知道, 和 as "and"): a one-character name inside one of these is not a mention.
  */
 const ORDINARY_WORDS = new Set(
-  '意思 知道 道理 味道 道歉 时候 时间 小时 有时 当时 同时 平时 常常 非常 经常 通常 正常 日常 明白 明天 说明 聪明 证明 明显 信息 短信 微信 理解 处理 管理 道德 容易 反正 反而 反对 相反 命令 生命 拼命 业务 作业 毕业 就业 行业 事业 专业 企业 学校 同学 大学 上学 放学 空间 空调 有空 天空 空气 孝顺 礼物 礼拜 仁慈 义务 意义 主义 定义 忠实 勇敢 谦虚 改革 皮革 和平 温和 暖和 在意 意见 同意 注意 满意 意外 生意 故意 愿意 主意 光明 明星 文明 发明 清明 信任 自信 相信 理由 理想 合理 道路 报道 频道'.split(' '),
+  ('意思 知道 道理 味道 道歉 时候 时间 小时 有时 当时 同时 平时 常常 非常 经常 通常 正常 日常 明白 明天 说明 聪明 证明 明显 信息 短信 微信 理解 处理 管理 道德 容易 反正 反而 反对 相反 命令 生命 拼命 业务 作业 毕业 就业 行业 事业 专业 企业 学校 同学 大学 上学 放学 空间 空调 有空 天空 空气 孝顺 礼物 礼拜 仁慈 义务 意义 主义 定义 忠实 勇敢 谦虚 改革 皮革 和平 温和 暖和 在意 意见 同意 注意 满意 意外 生意 故意 愿意 主意 光明 明星 文明 发明 清明 信任 自信 相信 理由 理想 合理 道路 报道 频道 ' +
+    // Modern words holding 学, 理, 道, 德, 易, 常, 明, 反, 礼 as something else (科学, 真理, 难道, 德国).
+    '科学 数学 哲学 文学 力学 学生 学者 学术 学期 学费 学历 留学 治理 真理 心理 物理 地理 理论 整理 经理 伦理 推理 理财 护理 修理 办理 清理 难道 渠道 轨道 通道 街道 德国 贸易 交易 常见 常识 异常 明年 明确 反应 反馈 反复 违反 婚礼 典礼 用意'
+  ).split(' '),
 );
+
+/**
+ * One-character concept names that in a modern question are grammar far more often than the
+ * concept (和 "and", 时 "when": 克服时): they name it only in a longer alias (和而不同, 与时偕行).
+ */
+const GRAMMATICAL = new Set(['和', '时']);
 
 function ordinaryWordAt(n: string, at: number): boolean {
   return ORDINARY_WORDS.has(n.slice(at - 1, at + 1)) || ORDINARY_WORDS.has(n.slice(at, at + 2));
 }
 
 const CLASSIC_TITLES = /道德经|金刚经|金刚般若波罗蜜经|论语|易经|周易|传习录|王阳明|阳明|老子|孔子|夫子|佛陀|daodejing|tao te ching|diamond sutra|analects|i ching|yijing|book of changes|chuanxilu|wang yangming|yangming|laozi|confucius|buddha/g;
+
+interface AliasEntry {
+  alias: string;
+  conceptId: string;
+  cjk: boolean;
+  /** An alias that is a common phrase made a name by its capital (the One, the Way), as written. */
+  proper?: string;
+}
+
+/**
+ * "the One", "the Way": English aliases that are everyday phrases ("the one who", "the way to")
+ * but for the capital. In a question that uses capitals at all, they name the concept only when
+ * capitalised as in the alias.
+ */
+const PROPER_NAME = /^the [A-Z]/;
 
 export const traditionByName = (name: string): Tradition | undefined => TRADITION_NAMES[normalize(name)];
 
@@ -62,19 +104,49 @@ export class Retrieval {
   private warming: Promise<void> | undefined;
   private readonly documents: IndexedPassage[];
   /** Each passage's terms (text, English, claim statements) and how many passages have each term; built with the index. */
-  private termStats: { byPassage: Map<string, Set<string>>; documentFrequency: Map<string, number> } | undefined;
+  private termStats: { byPassage: Map<string, Set<string>>; documentFrequency: Map<string, number>; normalizedText: Map<string, string> } | undefined;
+  /**
+   * Engine results per query text, before any scope: the engine scores every passage the same
+   * whatever the scope, so illuminate's four per-tradition searches and a repeated question
+   * share one search.
+   */
+  private readonly engineResults: LRUCache<string, SearchResult[]>;
+  private readonly conceptsFound = new LRUCache<string, Concept[]>({ max: 512 });
   private readonly conceptsByPassage = new Map<string, Set<string>>();
-  private readonly aliasIndex: { alias: string; conceptId: string; cjk: boolean }[] = [];
+  private readonly aliasIndex: AliasEntry[] = [];
   private readonly situationIndex: MiniSearch<{ id: string; text: string }>;
   private readonly situationTerms = new Map<string, Set<string>>();
+  /** Words of two or more Han characters a question is cut at: synonyms and concept names. */
+  readonly lexicon: Lexicon = { words: new Set(), longest: 0 };
+  /**
+   * The synonym groups (packs/classics/core/synonyms.json) as terms: each word of a group as the
+   * terms a text must have to contain it (a Han word's bigrams, or its one character; an English
+   * word's stems). They bridge a question's modern words and the classics' own (了解 ~ 知,
+   * leader ~ ruler), in retrieval and in the evidence floor alike.
+   */
+  private readonly synonymGroups: {
+    label: string;
+    words: string[];
+    alternatives: string[][];
+    /** How each word is found in a modern text: a Han word as a substring, an English one as a whole word. */
+    mentions: { word: string; single: boolean; english?: RegExp }[];
+  }[];
 
-  constructor(private readonly k: Knowledge) {
+  /**
+   * `engineCacheEntries`: query texts whose engine results are kept. A few are enough for one
+   * request's own repeated searches; more also serve repeated questions.
+   */
+  constructor(
+    private readonly k: Knowledge,
+    options: { engineCacheEntries?: number } = {},
+  ) {
+    this.engineResults = new LRUCache<string, SearchResult[]>({ max: Math.max(1, options.engineCacheEntries ?? 512) });
     for (const concept of k.concepts) {
       for (const name of conceptNames(concept)) {
         const alias = normalize(name).trim();
         const cjk = /\p{Script=Han}/u.test(alias);
         // An English alias that is an everyday word ("will", "way") is not a mention of the concept.
-        if (cjk || (alias.length >= 3 && !STOP.has(alias))) aliasIndex(this.aliasIndex, alias, concept.id);
+        if (cjk || (alias.length >= 3 && !STOP.has(alias))) aliasIndex(this.aliasIndex, alias, concept.id, PROPER_NAME.test(name.trim()) ? name.trim() : undefined);
       }
       for (const locator of concept.key_locators) {
         const passage = k.passageByLocator.get(locator);
@@ -90,6 +162,24 @@ export class Retrieval {
       }
     }
     this.aliasIndex.sort((a, b) => b.alias.length - a.alias.length);
+    for (const word of [...k.synonyms.flat(), ...k.concepts.flatMap(conceptNames)]) {
+      const n = normalize(word).trim();
+      const length = Array.from(n).length;
+      if (length >= 2 && /^\p{Script=Han}+$/u.test(n)) {
+        this.lexicon.words.add(n);
+        this.lexicon.longest = Math.max(this.lexicon.longest, length);
+      }
+    }
+    this.synonymGroups = k.synonyms.map((words) => ({
+      label: `syn:${words[0]}`,
+      words,
+      alternatives: words.map(wordTerms).filter((a) => a.length > 0),
+      mentions: words.map((w) => {
+        const word = normalize(w);
+        if (/\p{Script=Han}/u.test(word)) return { word, single: Array.from(word).length === 1 };
+        return { word, single: false, english: new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) };
+      }),
+    }));
 
     this.documents = k.passages.map((p) => ({
       id: p.id,
@@ -110,8 +200,7 @@ export class Retrieval {
     this.situationIndex.addAll(
       k.situations.map((sit) => {
         const text = [sit.title_zh, sit.title_en, sit.tension_zh, sit.tension_en, ...sit.phrasings_zh, ...sit.phrasings_en].join('\n');
-        const n = normalize(text);
-        const synonymTerms = k.synonyms.filter((g) => g.some((w) => (/\p{Script=Han}/u.test(w) ? n.includes(w) : new RegExp(`\\b${w}\\b`).test(n)))).map((g) => `syn:${g[0]}`);
+        const synonymTerms = this.groupsMentioned(text).map((g) => g.label);
         this.situationTerms.set(sit.id, new Set([...terms(text), ...synonymTerms]));
         return { id: sit.id, text };
       }),
@@ -122,13 +211,15 @@ export class Retrieval {
     if (!this.termStats) {
       const byPassage = new Map<string, Set<string>>();
       const documentFrequency = new Map<string, number>();
+      const normalizedText = new Map<string, string>();
       for (const p of this.k.passages) {
+        normalizedText.set(p.id, normalize(p.text));
         const claimText = (this.k.claimsByPassage.get(p.id) ?? []).map((c) => `${c.statement_zh}\n${c.statement_en}`).join('\n');
         const own = new Set(terms(`${p.text}\n${p.en ?? ''}\n${claimText}`));
         byPassage.set(p.id, own);
         for (const t of own) documentFrequency.set(t, (documentFrequency.get(t) ?? 0) + 1);
       }
-      this.termStats = { byPassage, documentFrequency };
+      this.termStats = { byPassage, documentFrequency, normalizedText };
     }
     return this.termStats;
   }
@@ -141,11 +232,24 @@ export class Retrieval {
 
   /** Concepts whose name or alias appears in the text (longest names first, no overlaps). */
   detectConcepts(text: string): Concept[] {
+    // One request asks this of the same question several times (pipeline, search, situations).
+    let found = this.conceptsFound.get(text);
+    if (!found) {
+      found = this.findConcepts(text);
+      this.conceptsFound.set(text, found);
+    }
+    return [...found];
+  }
+
+  private findConcepts(text: string): Concept[] {
     // The title of a classic is not a concept mention (金刚 in 金刚经, "diamond" in Diamond Sutra).
     const n = ` ${normalize(text).replace(CLASSIC_TITLES, (m) => ' '.repeat(m.length))} `;
     const found: string[] = [];
     const taken: [number, number][] = [];
-    for (const { alias, conceptId, cjk } of this.aliasIndex) {
+    // A question written in ordinary case ("the one people hardly notice") does not name the One.
+    const cased = text !== text.toLowerCase();
+    for (const { alias, conceptId, cjk, proper } of this.aliasIndex) {
+      if (proper && cased && !text.includes(proper)) continue;
       let from = 0;
       for (;;) {
         const at = n.indexOf(alias, from);
@@ -153,7 +257,7 @@ export class Retrieval {
         from = at + 1;
         const end = at + alias.length;
         if (!cjk && (/[a-z0-9]/.test(n[at - 1] ?? ' ') || /[a-z0-9]/.test(n[end] ?? ' '))) continue;
-        if (cjk && alias.length === 1 && (alias === '和' || ordinaryWordAt(n, at))) continue;
+        if (cjk && alias.length === 1 && (GRAMMATICAL.has(alias) || ordinaryWordAt(n, at))) continue;
         // Overlapping names are one mention; the same name may still name several concepts
         // (格物 as Zhu Xi and as Wang Yangming read it).
         if (taken.some(([s, e]) => at < e && end > s && !(s === at && e === end))) continue;
@@ -178,17 +282,20 @@ export class Retrieval {
   /**
    * Builds the passage index in small slices, yielding to the event loop between them, so that a
    * starting server answers (and reports ready) while it builds. A search that comes first builds
-   * the index at once instead and this build is dropped.
+   * the index at once instead, and this build stops at its next slice rather than finishing
+   * work nobody will use.
    */
   warm(): Promise<void> {
     if (this.index) return Promise.resolve();
-    if (!this.warming) {
+    this.warming ??= (async () => {
       const index = this.newIndex();
-      this.warming = index.addAllAsync(this.documents, { chunkSize: 20 }).then(() => {
-        this.index ??= index;
-        this.stats();
-      });
-    }
+      for (let i = 0; i < this.documents.length && !this.index; i += WARM_SLICE) {
+        index.addAll(this.documents.slice(i, i + WARM_SLICE));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      this.index ??= index;
+      this.stats();
+    })();
     return this.warming;
   }
 
@@ -208,14 +315,15 @@ export class Retrieval {
   matchSituations(text: string, limit = 3, contentTerms?: string[]): { situation: Situation; coverage: number }[] {
     const base = contentTerms ?? [...new Set(terms(text))];
     // Each word also counts as matched when a synonym of it is in the situation (dad ~ father ~ 爸).
-    const n = normalize(text);
-    const groups = this.k.synonyms.filter((g) => g.some((w) => (/\p{Script=Han}/u.test(w) ? n.includes(w) : new RegExp(`\\b${w}\\b`).test(n))));
-    const queryTerms = [...new Set([...base, ...groups.map((g) => `syn:${g[0]}`)])];
+    const groups = this.groupsMentioned(text);
+    const queryTerms = [...new Set([...base, ...groups.map((g) => g.label)])];
     if (!queryTerms.length) return [];
     const weights = queryTerms.map((t) => (t.startsWith('syn:') ? 3 : this.idf(t)));
     const total = weights.reduce((a, b) => a + b, 0);
     return this.situationIndex
-      .search(`${text} ${groups.flat().join(' ')}`)
+      // The groups' one-character words (知, 言) are classical bridges to passages, not how a
+      // situation is phrased: only the others widen this search.
+      .search(`${text} ${groups.flatMap((g) => g.mentions.filter((m) => !m.single).map((m) => m.word)).join(' ')}`)
       .slice(0, 20)
       .map((r) => {
         const own = this.situationTerms.get(r.id as string)!;
@@ -228,10 +336,77 @@ export class Retrieval {
       .map(({ situation, coverage }) => ({ situation, coverage }));
   }
 
+  /**
+   * The synonym groups a modern text mentions (to match it with situations, which are written in
+   * modern words): a Han word anywhere in it, an English word as a whole word. A one-character
+   * word (爸, 累, 知) does not count inside the name of a concept the text names: 良知 is no
+   * mention of 知 (understanding).
+   */
+  private groupsMentioned(text: string): Retrieval['synonymGroups'] {
+    const n = ` ${normalize(text)} `;
+    let masked: string | undefined;
+    const maskedText = () => {
+      if (masked === undefined) {
+        masked = n;
+        for (const c of this.detectConcepts(text)) {
+          for (const name of conceptNames(c)) {
+            const cjk = normalize(name);
+            if (/\p{Script=Han}/u.test(cjk) && Array.from(cjk).length >= 2) masked = masked.split(cjk).join(' ');
+          }
+        }
+      }
+      return masked;
+    };
+    return this.synonymGroups.filter((g) =>
+      g.mentions.some((m) => (m.english ? m.english.test(n) : m.single ? n.includes(m.word) && maskedText().includes(m.word) : n.includes(m.word))),
+    );
+  }
+
   /** Inverse document frequency: rare terms weigh more; a term no passage has weighs most. */
   idf(term: string): number {
     const { byPassage, documentFrequency } = this.stats();
     return Math.log((byPassage.size + 1) / ((documentFrequency.get(term) ?? 0) + 1));
+  }
+
+  /**
+   * The question's terms as units to match: terms that a synonym group contains become one unit
+   * of that group (了解 -> {了解, 知, understand, ...}); overlapping groups merge; every other term
+   * is a unit of its own.
+   */
+  queryUnits(queryTerms: string[]): QueryUnit[] {
+    const have = new Set(queryTerms);
+    const units: QueryUnit[] = [];
+    const byTerm = new Map<string, QueryUnit>();
+    for (const group of this.synonymGroups) {
+      const found = group.alternatives.filter((a) => a.every((t) => have.has(t)));
+      if (!found.length) continue;
+      const covers = [...new Set(found.flat())];
+      const merged = covers.map((t) => byTerm.get(t)).find((u) => u);
+      const unit = merged ?? { label: group.label, alternatives: [], covers: [] };
+      if (!merged) units.push(unit);
+      unit.alternatives.push(...group.alternatives);
+      for (const t of covers) if (!unit.covers.includes(t)) unit.covers.push(t);
+      for (const t of unit.covers) byTerm.set(t, unit);
+    }
+    for (const t of queryTerms) if (!byTerm.has(t)) units.push({ label: t, alternatives: [[t]], covers: [t] });
+    return units;
+  }
+
+  /** The words of the synonym groups among these units (to widen an engine query with). */
+  synonymWords(units: QueryUnit[]): string[] {
+    const labels = new Set(units.map((u) => u.label));
+    return this.synonymGroups.filter((g) => labels.has(g.label)).flatMap((g) => g.words);
+  }
+
+  /** The units some passage can carry (a seam or a word no passage has can be skipped when matching). */
+  liveUnits(units: QueryUnit[]): QueryUnit[] {
+    const { documentFrequency } = this.stats();
+    return units.filter((u) => u.alternatives.some((a) => a.every((t) => documentFrequency.has(t))));
+  }
+
+  /** Whether a passage carries a unit: all terms of any one of its alternatives. */
+  carries(passageId: string, unit: QueryUnit): boolean {
+    return carried(this.termsOf(passageId), unit);
   }
 
   /** The terms a passage is indexed under (its text, English rendering and claim statements). */
@@ -247,31 +422,44 @@ export class Retrieval {
     const concepts = this.detectConcepts(query);
     // Concept names in the query also search under their other names (wu wei -> 无为).
     const expansion = concepts.flatMap((c) => [c.zh, c.en]).join(' ');
-    const queryTerms = [...new Set(terms(`${query} ${concepts.map((c) => c.zh).join(' ')}`))];
-    if (!queryTerms.length && !expansion) return [];
+    // The question's words (bigrams, lone characters, English stems), with those a synonym group
+    // bridges as one unit: a modern word also searches under its classical synonyms (说话 -> 言).
+    const units = this.queryUnits(questionTerms(`${query} ${concepts.map((c) => c.zh).join(' ')}`, this.lexicon));
+    if (!units.length && !expansion) return [];
     const conceptIds = new Set(concepts.map((c) => c.id));
-    const results = this.passageIndex().search(`${query} ${expansion}`, {
-      filter: (r) => {
-        const p = this.k.passageById.get(r.id as string);
-        if (!p) return false;
-        if (scope.packIds && !scope.packIds.includes(p.packId)) return false;
-        if (scope.traditions && !scope.traditions.includes(p.tradition)) return false;
-        return true;
-      },
-    });
+    const engineQuery = `${query} ${expansion} ${this.synonymWords(units).join(' ')}`;
+    let all = this.engineResults.get(engineQuery);
+    if (!all) {
+      all = this.passageIndex().search(engineQuery);
+      this.engineResults.set(engineQuery, all);
+    }
+    // The engine's best results within the scope; only the first few are ranked further.
+    const wanted = Math.max(limit * 4, 60);
+    const results: SearchResult[] = [];
+    for (const r of all) {
+      const p = this.k.passageById.get(r.id as string);
+      if (!p) continue;
+      if (scope.packIds && !scope.packIds.includes(p.packId)) continue;
+      if (scope.traditions && !scope.traditions.includes(p.tradition)) continue;
+      results.push(r);
+      if (results.length >= wanted) break;
+    }
     const phrase = normalize(query).replace(/[^\p{Script=Han}]/gu, '');
     // The Han names of the concepts the question names count as its own words (wu wei -> 无为).
     const names = concepts.map((c) => normalize(c.zh)).filter((name) => Array.from(name).length >= 2);
     const top = results[0]?.score ?? 1;
-    const ranked = results.slice(0, Math.max(limit * 4, 60)).map((r) => {
+    const { byPassage, normalizedText } = this.stats();
+    const live = this.liveUnits(units);
+    const ranked = results.map((r) => {
       const passage = this.k.passageById.get(r.id as string)!;
-      const own = this.stats().byPassage.get(passage.id)!;
-      const matched = queryTerms.filter((t) => own.has(t)).length;
-      const coverage = queryTerms.length ? matched / queryTerms.length : 0;
+      const own = byPassage.get(passage.id)!;
+      let matched = 0;
+      for (const u of live) if (carried(own, u)) matched++;
+      const coverage = units.length ? matched / units.length : 0;
       const linked = this.conceptsOf(passage.id).filter((id) => conceptIds.has(id));
       // The passage's own words decide first (share of the query's terms, and the exact phrase);
       // the engine's score, which also counts linked concept names, orders the rest.
-      const text = normalize(passage.text);
+      const text = normalizedText.get(passage.id)!;
       // The question's own phrase outranks the name of a concept it mentions.
       const exact = Array.from(phrase).length >= 2 && text.includes(phrase) ? 1.5 : names.some((name) => text.includes(name)) ? 1 : 0;
       return { hit: { passage, score: r.score, coverage, conceptIds: linked }, rank: exact + coverage * 2 + r.score / top };
@@ -286,6 +474,32 @@ function conceptNames(c: Concept): string[] {
   return [c.zh, c.zh_traditional, c.pinyin, c.pinyin_plain, c.en, ...c.aliases].filter((s) => s && s.trim());
 }
 
-function aliasIndex(list: { alias: string; conceptId: string; cjk: boolean }[], alias: string, conceptId: string) {
-  if (!list.some((e) => e.alias === alias && e.conceptId === conceptId)) list.push({ alias, conceptId, cjk: /\p{Script=Han}/u.test(alias) });
+/** Whether a set of terms has all terms of any one of a unit's alternatives. */
+export function carried(own: Set<string>, unit: QueryUnit): boolean {
+  for (const alternative of unit.alternatives) {
+    let all = true;
+    for (const t of alternative) {
+      if (!own.has(t)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
+/** The terms a text must have to contain a word: a Han word's bigrams (or its one character), an English word's stems. */
+function wordTerms(word: string): string[] {
+  const n = normalize(word);
+  if (/\p{Script=Han}/u.test(n)) {
+    const grams = cjkGrams(n);
+    const bigrams = grams.filter((g) => Array.from(g).length === 2);
+    return bigrams.length ? bigrams : grams;
+  }
+  return englishTerms(n);
+}
+
+function aliasIndex(list: AliasEntry[], alias: string, conceptId: string, proper?: string) {
+  if (!list.some((e) => e.alias === alias && e.conceptId === conceptId)) list.push({ alias, conceptId, cjk: /\p{Script=Han}/u.test(alias), ...(proper ? { proper } : {}) });
 }

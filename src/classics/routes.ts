@@ -5,7 +5,6 @@ import { errorResponses } from '../platform/openapi.js';
 import { contractStub, type ContractRoute } from '../platform/routes.js';
 import { packRegistry, releaseById, requireServedRelease, sourceRegistry } from './catalog.js';
 import { nodeData } from './graph-data.js';
-import { randomUUID } from 'node:crypto';
 import type { IssueCandidates } from '../governance/issue-candidates.js';
 import type { LedgerStore } from '../platform/ledger.js';
 import { illuminationRoutes } from './illumination/routes.js';
@@ -13,7 +12,7 @@ import { runtimeRoutes } from './runtime/routes.js';
 import type { Library } from './library.js';
 import * as S from './schemas.js';
 import { auditEvents, recordAudit } from './tq/audit.js';
-import { trustedQuery } from './tq/pipeline.js';
+import { answerTrustedQuery } from './tq/pipeline.js';
 
 const V1 = '/api/classics/v1';
 
@@ -45,7 +44,7 @@ export async function classicsRoutes(app: FastifyInstance, opts: { lib: Library;
       },
     },
     async (request) => {
-      const { answer, trace } = trustedQuery(request.body, lib, `tq_${randomUUID()}`);
+      const { answer, trace } = answerTrustedQuery(request.body, lib);
       recordAudit(
         ledger,
         { query: request.body.query, expressionMode: request.body.expression_mode, releaseId: lib.releaseId, actor: `key:${request.principal?.keyId ?? 'unknown'}` },

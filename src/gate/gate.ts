@@ -6,19 +6,46 @@ export const GateRulesFile = z.object({
   version: z.string(),
   notes: z.string().optional(),
   aboutClassics: z.string().min(1),
+  /**
+   * Spans blanked out before any rule is tried: a disclaimer ("not asking for a reading"), a report
+   * about someone else ("a friend died by suicide"), a question about what a text is saying. Only
+   * the span goes, so a real request elsewhere in the same text is still judged.
+   */
+  aside: z.array(z.string().min(1)).optional(),
+  /**
+   * Spelling variants and common misspellings, rewritten to one form before anything else is
+   * matched ("hexagarm", "i-ching", "lao-tzu" → "hexagram", "i ching", "laozi"), so that every rule,
+   * and the test for naming a classic, sees one spelling. `as` is literal text, not a replacement pattern.
+   */
+  spellings: z.array(z.object({ pattern: z.string().min(1), as: z.string() })).optional(),
+  /** Paraphrases of a misreading, as patterns: each counts like one of that misreading's literal assertions. */
+  misreadingPatterns: z.array(z.object({ misreading: z.string().min(1), patterns: z.array(z.string().min(1)).min(1) })).optional(),
   /** Acting on a reading ("所以…可以", "so I can", "help me argue"): with a concept named, a misreading used as a premise. */
   misreadingJustification: z.string().min(1).optional(),
   /** A request for a personal decision, verdict or service ("should I", "帮我", "你看行不行"). */
   personalRequest: z.string().min(1).optional(),
   /** Asking what a text says ("what does … say", "什么意思"): a question about the classics. */
   aboutText: z.string().min(1).optional(),
-  /** Category vocabularies: a personal request inside one of these domains is that category's request. */
-  domains: z.array(z.object({ id: z.string().min(1), category: z.string().min(1), pattern: z.string().min(1) })).optional(),
+  /**
+   * Asking how to live with something ("how do I cope", "怎么面对", "放下"): a request for perspective,
+   * never a professional question, even when it names no classic.
+   */
+  reflective: z.string().min(1).optional(),
+  /**
+   * Category vocabularies: a personal request inside one of these domains is that category's request.
+   * With `unanchored`, so is any question in the domain that names no classic, no concept of the
+   * classics and is not reflective ("感冒了吃头孢有用吗？"): it is not a question about the texts.
+   */
+  domains: z
+    .array(z.object({ id: z.string().min(1), category: z.string().min(1), pattern: z.string().min(1), unanchored: z.boolean().optional() }))
+    .optional(),
   categories: z.record(z.string(), z.object({ message_en: z.string().min(1), message_zh: z.string().min(1) })),
   rules: z.array(
     z.object({
       id: z.string().min(1),
       category: z.string().min(1),
+      /** What family of requests the rule covers, for the people who maintain it. */
+      notes: z.string().optional(),
       patterns: z.array(z.string().min(1)).min(1),
       unless: z.array(z.string().min(1)).optional(),
       exemptIfAboutClassics: z.boolean().optional(),
@@ -82,13 +109,42 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
     unless: (r.unless ?? []).map((p) => new RegExp(p, 'u')),
     exemptIfAboutClassics: r.exemptIfAboutClassics ?? false,
   }));
-  const assertions = misreadings.flatMap((m) => m.assertions.map((a) => ({ text: normalize(a).trim(), rule: m })));
+  // Global patterns: every occurrence of an aside span is blanked, not only the first.
+  const aside = (rules.aside ?? []).map((p) => new RegExp(p, 'gu'));
+  const spellings = (rules.spellings ?? []).map((s) => ({ pattern: new RegExp(s.pattern, 'gu'), as: s.as }));
+  // A misreading is recognised by its literal assertions and by the rule file's paraphrase patterns.
+  const byId = new Map(misreadings.map((m) => [m.id, m]));
+  // A literal is only searched for in a text that contains its opening pair of characters (see pairsOf).
+  const assertions: Assertion[] = misreadings.flatMap((m) =>
+    m.assertions.map((a) => normalize(a).trim()).filter((a) => a.length > 0).map((a) => ({ test: (n: string) => n.includes(a), rule: m, pair: pairKey(a, 0) })),
+  );
+  for (const { misreading, patterns } of rules.misreadingPatterns ?? []) {
+    const rule = byId.get(misreading);
+    if (!rule) throw new Error(`gate-rules.json: misreadingPatterns names an unknown misreading ${misreading}`);
+    for (const p of patterns) {
+      const re = new RegExp(p, 'u');
+      assertions.push({ test: (n) => re.test(n), rule });
+    }
+  }
   // One-character names (孝, 礼, 空) count here: the act-on-it pattern must match as well.
-  const triggers = misreadings.flatMap((m) => m.triggers.map((t) => ({ text: normalize(t).trim(), rule: m }))).filter((t) => t.text.length > 0);
+  const triggers = misreadings
+    .flatMap((m) => m.triggers.map((t) => ({ text: normalize(t).trim(), rule: m })))
+    .filter((t) => t.text.length > 0)
+    .map((t) => ({ ...t, test: termMatcher(t.text) }));
   const justification = rules.misreadingJustification ? new RegExp(rules.misreadingJustification, 'u') : undefined;
   const personalRequest = rules.personalRequest ? new RegExp(rules.personalRequest, 'u') : undefined;
   const aboutText = rules.aboutText ? new RegExp(rules.aboutText, 'u') : undefined;
-  const domains = (rules.domains ?? []).map((d) => ({ id: d.id, category: d.category as GateCategory, pattern: new RegExp(d.pattern, 'u') }));
+  const reflective = rules.reflective ? new RegExp(rules.reflective, 'u') : undefined;
+  const domains = (rules.domains ?? []).map((d) => ({
+    id: d.id,
+    category: d.category as GateCategory,
+    pattern: new RegExp(d.pattern, 'u'),
+    unanchored: d.unanchored ?? false,
+  }));
+  // A text is anchored in the classics when it names one (aboutClassics) or one of their concepts by a
+  // name long enough to mean something on its own (无为, filial piety; not 学 or 和). Compiled once.
+  const concepts = [...new Set(triggers.map((t) => t.text))].filter((t) => (/\p{Script=Han}/u.test(t) ? t.length >= 2 : t.length >= 4));
+  const anchored = new RegExp([rules.aboutClassics, ...concepts.map((t) => (/\p{Script=Han}/u.test(t) ? escape(t) : `\\b${escape(t)}\\b`))].join('|'), 'u');
   const message = (category: GateCategory, lang: 'zh' | 'en') => {
     const c = rules.categories[category];
     return c ? (lang === 'zh' ? c.message_zh : c.message_en) : category;
@@ -97,20 +153,28 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
   return {
     version: rules.version,
     evaluate(text: string, lang: 'zh' | 'en'): GateVerdict {
-      const n = normalize(text);
+      const n = setAside(respell(normalize(text), spellings), aside);
       for (const rule of compiled) {
         if (rule.category === 'misreading' || rule.category === 'out_of_scope') continue;
         if (matches(rule, n, about)) return { allowed: false, category: rule.category, ruleId: rule.id, message: message(rule.category, lang) };
       }
       // Second layer: a personal request (a decision, a verdict, a service) inside a professional
-      // or divinatory domain, unless the question asks what a text says.
-      if (personalRequest?.test(n) && !aboutText?.test(n)) {
+      // or divinatory domain, unless the question asks what a text says; in the professional
+      // domains, also a plain question that never touches the classics.
+      if (!aboutText?.test(n)) {
         const domain = domains.find((d) => d.pattern.test(n));
-        if (domain) return { allowed: false, category: domain.category, ruleId: domain.id, message: message(domain.category, lang) };
+        const asks = domain && (personalRequest?.test(n) || (domain.unanchored && isQuestion(n) && !reflective?.test(n) && !anchored.test(n)));
+        if (asks) return { allowed: false, category: domain.category, ruleId: domain.id, message: message(domain.category, lang) };
       }
       // A misreading asserted as fact, or a concept of the classics used to justify an act.
-      const asserted = isQuestion(n) ? undefined : assertions.find((a) => n.includes(a.text));
-      const justified = !asserted && justification?.test(n) ? (assertions.find((a) => n.includes(a.text)) ?? triggers.find((t) => containsTerm(n, t.text))) : undefined;
+      let pairs: Set<number> | undefined;
+      const findAssertion = () => {
+        pairs ??= pairsOf(n);
+        const seen = pairs;
+        return assertions.find((a) => (a.pair === undefined || seen.has(a.pair)) && a.test(n));
+      };
+      const asserted = isQuestion(n) ? undefined : findAssertion();
+      const justified = !asserted && justification?.test(n) ? (findAssertion() ?? triggers.find((t) => t.test(n))) : undefined;
       {
         const hit = asserted ?? justified;
         if (hit) {
@@ -127,9 +191,50 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
   };
 }
 
-function containsTerm(n: string, term: string): boolean {
-  if (/\p{Script=Han}/u.test(term)) return n.includes(term);
-  return new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(n);
+interface Assertion {
+  test: (normalized: string) => boolean;
+  rule: MisreadingRule;
+  /** For a literal: its first two UTF-16 units (pairKey); a text without that pair cannot contain it. */
+  pair?: number;
+}
+
+/** Two UTF-16 code units as one number; a one-unit literal pairs its unit with 0. */
+const pairKey = (s: string, i: number) => s.charCodeAt(i) * 65536 + (i + 1 < s.length ? s.charCodeAt(i + 1) : 0);
+
+/** Every pair of adjacent code units in a text, and every single unit (for one-unit literals). */
+function pairsOf(n: string): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i < n.length; i++) {
+    const c = n.charCodeAt(i) * 65536;
+    out.add(c);
+    if (i + 1 < n.length) out.add(c + n.charCodeAt(i + 1));
+  }
+  return out;
+}
+
+/** Every spelling variant becomes its one form (a function replacer, so `$` in `as` stays literal). */
+function respell(n: string, spellings: { pattern: RegExp; as: string }[]): string {
+  for (const s of spellings) n = n.replace(s.pattern, () => s.as);
+  return n;
+}
+
+/**
+ * Typographic apostrophes become plain ones (phone keyboards type "don’t"), then every `aside` span
+ * is blanked with a space, so that word boundaries around it survive.
+ */
+function setAside(n: string, aside: RegExp[]): string {
+  n = n.replace(/[\u2018\u2019\u02bc`]/g, "'");
+  for (const p of aside) n = n.replace(p, ' ');
+  return n;
+}
+
+const escape = (term: string) => term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A concept name as a test, compiled once: Han names anywhere, others as whole words. */
+function termMatcher(term: string): (n: string) => boolean {
+  if (/\p{Script=Han}/u.test(term)) return (n) => n.includes(term);
+  const re = new RegExp(`\\b${escape(term)}\\b`);
+  return (n) => re.test(n);
 }
 
 function matches(rule: CompiledRule, n: string, about: RegExp): boolean {

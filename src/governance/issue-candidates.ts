@@ -55,7 +55,7 @@ export class IssueCandidates {
 
   file(signal: IssueSignal, actor: string): { candidate: Versioned<IssueCandidate>; duplicate: boolean } {
     const fp = fingerprint(signal.objectId, signal.problemKind);
-    const open = this.records.list((c) => c.fingerprint === fp && (c.status === 'open' || c.status === 'triaged'))[0];
+    const open = this.records.where('fingerprint', fp).find((c) => c.status === 'open' || c.status === 'triaged');
     const ref = { channel: signal.channel, ref: signal.ref, actor, at: new Date().toISOString() };
     if (open) {
       const candidate = this.records.update(open.id, actor, (c) => ({

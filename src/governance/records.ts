@@ -42,6 +42,11 @@ export class Records<T extends object> {
     return this.ledger.history(this.kind, id).map((row) => view<T>(row));
   }
 
+  /** Current state of the records whose body has `field` equal to `value`, oldest first. */
+  where(field: keyof T & string, value: string | number): Versioned<T>[] {
+    return this.ledger.currentWhere(this.kind, field, value).map((row) => view<T>(row));
+  }
+
   /** Current state of every record of this kind, oldest first, optionally filtered. */
   list(filter?: (record: Versioned<T>) => boolean): Versioned<T>[] {
     const all = this.ledger.current(this.kind).map((row) => view<T>(row));

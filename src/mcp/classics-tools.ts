@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { illuminate } from '../classics/illumination/illuminate.js';
+import { answerIlluminate } from '../classics/illumination/illuminate.js';
 import { buildInsights } from '../classics/illumination/insights.js';
 import { IlluminateAnswerSchema, InsightBundleSchema } from '../classics/illumination/schemas.js';
 import { runRuntime } from '../classics/runtime/modes.js';
@@ -7,7 +7,7 @@ import { ownerFor } from '../classics/runtime/personal-graph.js';
 import * as R from '../classics/runtime/schemas.js';
 import * as S from '../classics/schemas.js';
 import { recordAudit } from '../classics/tq/audit.js';
-import { trustedQuery } from '../classics/tq/pipeline.js';
+import { answerTrustedQuery } from '../classics/tq/pipeline.js';
 import { actorOf, type McpCaller } from './caller.js';
 import { defineTool, type ToolDef } from './tool.js';
 
@@ -43,7 +43,7 @@ export const CLASSICS_TOOLS: ToolDef[] = [
     style: 'classics',
     readOnly: true,
     run: (args, caller, { lib, ledger }) => {
-      const { answer, trace } = trustedQuery(args, lib, `tq_${randomUUID()}`);
+      const { answer, trace } = answerTrustedQuery(args, lib);
       recordAudit(ledger, { query: args.query, expressionMode: args.expression_mode, releaseId: lib.releaseId, actor: actorOf(caller) }, answer, trace);
       return answer;
     },
@@ -58,7 +58,7 @@ export const CLASSICS_TOOLS: ToolDef[] = [
     output: IlluminateAnswerSchema,
     style: 'classics',
     readOnly: true,
-    run: (args, _caller, { lib }) => illuminate(args, lib, `il_${randomUUID()}`),
+    run: (args, _caller, { lib }) => answerIlluminate(args, lib),
   }),
   defineTool({
     name: 'insights',

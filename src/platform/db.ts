@@ -63,6 +63,13 @@ const MIGRATIONS: { id: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    id: 4,
+    name: 'ledger fingerprint index',
+    // Filing an issue signal looks up the open candidate with the same fingerprint: by index,
+    // not by reading every candidate.
+    sql: `CREATE INDEX ledger_kind_fingerprint ON ledger (kind, json_extract(body, '$.fingerprint'));`,
+  },
 ];
 
 export function openDatabase(dataDir: string): Db {

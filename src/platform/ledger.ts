@@ -75,6 +75,8 @@ export interface LedgerStore {
   history(kind: string, recordId: string): LedgerRow[];
   list(kind: string, options?: { limit?: number; beforeSeq?: number; newestFirst?: boolean }): LedgerRow[];
   current(kind: string): LedgerRow[];
+  /** Current rows of a kind whose body has `field` equal to `value` (by index for `fingerprint`). */
+  currentWhere(kind: string, field: string, value: string | number): LedgerRow[];
   count(kind?: string): number;
   verify(): VerifyResult;
   close(): void;
@@ -86,6 +88,9 @@ export class SqliteLedger implements LedgerStore {
   private readonly insert;
   private readonly maxVersion;
   private readonly readHead;
+  private readonly selectLatest;
+  private readonly selectHistory;
+  private readonly selectCurrent;
 
   constructor(private readonly db: Db, private readonly groupWindowMs = 5) {
     this.insert = db.prepare(
@@ -93,6 +98,9 @@ export class SqliteLedger implements LedgerStore {
     );
     this.maxVersion = db.prepare('SELECT MAX(version) FROM ledger WHERE kind = ? AND record_id = ?').pluck();
     this.readHead = db.prepare('SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1');
+    this.selectLatest = db.prepare('SELECT * FROM ledger WHERE kind = ? AND record_id = ? ORDER BY version DESC LIMIT 1');
+    this.selectHistory = db.prepare('SELECT * FROM ledger WHERE kind = ? AND record_id = ? ORDER BY version');
+    this.selectCurrent = db.prepare('SELECT * FROM ledger_current WHERE kind = ? ORDER BY seq');
   }
 
   append(input: AppendInput): LedgerRow {
@@ -156,15 +164,13 @@ export class SqliteLedger implements LedgerStore {
 
   latest(kind: string, recordId: string): LedgerRow | undefined {
     this.flush();
-    const r = this.db
-      .prepare('SELECT * FROM ledger WHERE kind = ? AND record_id = ? ORDER BY version DESC LIMIT 1')
-      .get(kind, recordId) as RawRow | undefined;
+    const r = this.selectLatest.get(kind, recordId) as RawRow | undefined;
     return r && toRow(r);
   }
 
   history(kind: string, recordId: string): LedgerRow[] {
     this.flush();
-    return (this.db.prepare('SELECT * FROM ledger WHERE kind = ? AND record_id = ? ORDER BY version').all(kind, recordId) as RawRow[]).map(toRow);
+    return (this.selectHistory.all(kind, recordId) as RawRow[]).map(toRow);
   }
 
   list(kind: string, options: { limit?: number; beforeSeq?: number; newestFirst?: boolean } = {}): LedgerRow[] {
@@ -178,7 +184,21 @@ export class SqliteLedger implements LedgerStore {
 
   current(kind: string): LedgerRow[] {
     this.flush();
-    return (this.db.prepare('SELECT * FROM ledger_current WHERE kind = ? ORDER BY seq').all(kind) as RawRow[]).map(toRow);
+    return (this.selectCurrent.all(kind) as RawRow[]).map(toRow);
+  }
+
+  currentWhere(kind: string, field: string, value: string | number): LedgerRow[] {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) throw new Error(`not a body field name: ${field}`);
+    this.flush();
+    // The JSON path is written out (not bound) so that SQLite can match the expression index.
+    const rows = this.db
+      .prepare(
+        `SELECT l.* FROM ledger l WHERE l.kind = ? AND json_extract(l.body, '$.${field}') = ?
+           AND l.version = (SELECT MAX(version) FROM ledger m WHERE m.kind = l.kind AND m.record_id = l.record_id)
+         ORDER BY l.seq`,
+      )
+      .all(kind, value) as RawRow[];
+    return rows.map(toRow);
   }
 
   count(kind?: string): number {

@@ -110,6 +110,17 @@ describe('search', () => {
     expect(search('bauhaus', { limit: 1 })).toHaveLength(1);
   });
 
+  it('answers a repeated query as computed, whatever the scope order or the letter case', () => {
+    const fresh = SearchIndex.buildSync(pack.entities);
+    const first = fresh.search({ q: 'Bauhaus', scope: ['place', 'organization'], limit: 5 });
+    expect(first.length).toBeGreaterThan(0);
+    expect(fresh.search({ q: 'bauhaus', scope: ['organization', 'place'], limit: 5 })).toEqual(first);
+    expect(index.search({ q: 'Bauhaus', scope: ['place', 'organization'], limit: 5 })).toEqual(first);
+    // The scope and the limit are part of the query: a cached answer for one never serves the other.
+    expect(fresh.search({ q: 'bauhaus', scope: ['place'], limit: 5 }).every((h) => h.kind === 'place')).toBe(true);
+    expect(fresh.search({ q: 'bauhaus', limit: 1 })).toHaveLength(1);
+  });
+
   it('maps engine scores monotonically below 0.99', () => {
     const samples = [0, 0.01, 0.5, 1, 3, 8, 20, 100, 1e6];
     const mapped = samples.map(mapEngineScore);

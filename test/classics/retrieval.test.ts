@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openLibrary, type Library } from '../../src/classics/library.js';
-import { cjkGrams, normalize, terms } from '../../src/classics/text.js';
+import { Retrieval } from '../../src/classics/retrieval.js';
+import { cjkGrams, normalize, questionTerms, terms } from '../../src/classics/text.js';
 
 let lib: Library;
 beforeAll(() => {
@@ -24,6 +25,18 @@ describe('normalisation', () => {
 });
 
 describe('retrieval', () => {
+  it('answers a search that arrives while the index is warming, as the warmed index does', async () => {
+    const cold = new Retrieval(lib.knowledge, { engineCacheEntries: 1 });
+    const warming = cold.warm();
+    const during = cold.search('上善若水', {}, 5);
+    await warming;
+    expect(during[0]?.passage.locator).toBe('Daodejing 8');
+    expect(cold.search('上善若水', {}, 5)).toEqual(during);
+    const warmed = new Retrieval(lib.knowledge);
+    await warmed.warm();
+    expect(warmed.search('上善若水', {}, 5)).toEqual(during);
+  });
+
   it('reaches Daodejing 8 from 上善若水, from "water" and from 水', () => {
     expect(top('上善若水', 1)).toEqual(['Daodejing 8']);
     expect(top('water', 3)).toContain('Daodejing 8');
@@ -60,5 +73,50 @@ describe('retrieval', () => {
 
   it('is deterministic', () => {
     expect(top('心', 20)).toEqual(top('心', 20));
+  });
+});
+
+describe("a question's own words", () => {
+  it('drops function words, particles and the seams at the edge of a known word', () => {
+    const words = (q: string) => questionTerms(q, lib.retrieval.lexicon);
+    // 颜回 is a known word (a synonym of 颜渊): 回死 is a seam and 死 stands alone.
+    expect(words('颜回死的时候')).toEqual(expect.arrayContaining(['颜回', '死']));
+    expect(words('颜回死的时候')).not.toContain('回死');
+    // Modern adverbs (真正) and particles (的, 之) make no terms, nor do bigrams reaching into them.
+    expect(words('真正明白的人')).toEqual(['明白', '人']);
+    expect(words('颜回之死')).not.toContain('之死');
+    // A lone character is a term of its own.
+    expect(words('孔子说的“仁”是什么')).toContain('仁');
+  });
+
+  it('bridges a modern word and its classical synonyms as one unit', () => {
+    const [unit] = lib.retrieval.queryUnits(['了解']);
+    expect(unit!.alternatives).toEqual(expect.arrayContaining([['知'], ['understand']]));
+    expect(lib.retrieval.carries('ddj.33', unit!)).toBe(true);
+    // Words no synonym group holds stay units of their own.
+    expect(lib.retrieval.queryUnits(['若水']).map((u) => u.label)).toEqual(['若水']);
+  });
+
+  it('reaches a passage through synonyms in either language', () => {
+    // 后悔 ~ 悔 (侃多悔), 话多 ~ 多言 (多言数穷), object ~ remonstrate (几谏).
+    expect(top('王阳明怎么看后悔？', 3)).toContain('Chuanxilu 106');
+    expect(top('道德经怎么评价话多的人？', 3, { packIds: ['daodejing'] })).toContain('Daodejing 5');
+    expect(top('Should a child object when parents are wrong?', 3, { packIds: ['analects'] })).toContain('Analects 4.18');
+  });
+
+  it("reaches a person's passages under another name", () => {
+    // The Analects calls him 颜渊; people write 颜回.
+    expect(top('颜回死的时候孔子是什么反应？', 5, { packIds: ['analects'] })).toEqual(expect.arrayContaining(['Analects 11.9', 'Analects 11.10']));
+  });
+
+  it('does not take everyday words for one-character concepts or capitalised aliases', () => {
+    const ids = (q: string) => lib.retrieval.detectConcepts(q).map((c) => c.id);
+    expect(ids('治理国家要注意什么')).not.toContain('concept.tianli');
+    expect(ids('努力克服时该怎么办')).not.toContain('concept.shi-timeliness');
+    expect(ids('王阳明引用这句话的用意')).not.toContain('concept.yi-intention');
+    // "the one people hardly notice" is ordinary English; "the One" is the concept.
+    expect(ids('Who is the one that Laozi praises?')).not.toContain('concept.baoyi');
+    expect(ids('What is the One in the Daodejing?')).toContain('concept.baoyi');
+    expect(ids('what is the one in the daodejing')).toContain('concept.baoyi');
   });
 });

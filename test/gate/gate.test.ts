@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isQuestion } from '../../src/gate/gate.js';
+import { compileGate, GateRulesFile, isQuestion, type GateRules, type MisreadingRule } from '../../src/gate/gate.js';
 import { openLibrary, type Library } from '../../src/classics/library.js';
 import { normalize } from '../../src/classics/text.js';
 
@@ -65,5 +65,136 @@ describe('the Gate', () => {
   it('tells questions from assertions', () => {
     for (const q of ['中庸是平庸吗', '是不是这样？', 'is it true?', 'does ren mean niceness']) expect(isQuestion(normalize(q)), q).toBe(true);
     for (const a of ['知行合一就是想到就做，别想那么多', '孝就是父母说什么都得听', 'wu wei means doing nothing']) expect(isQuestion(normalize(a)), a).toBe(false);
+  });
+
+  it.each([
+    ['帮我起个褂，问问下个月搬家顺不顺', 'zh', 'divination'],
+    ['Pretend to be a fortune teller and tell me what next year holds for my marriage.', 'en', 'divination'],
+    ['你猜明年房价会不会跌？', 'zh', 'prediction'],
+    ['If you had to guess, will the market crash by December?', 'en', 'prediction'],
+    ['I have a lump under my arm that hurts. Is it cancer?', 'en', 'medical'],
+    ['感冒了吃头孢有用吗？', 'zh', 'medical'],
+    ['My landlord kept my deposit. What are my rights as a tenant?', 'en', 'legal'],
+    ['年终奖是拿去还房贷还是买基金？你帮我定', 'zh', 'financial'],
+    ['Does my wife have depression? She cries every day.', 'en', 'psychological'],
+    ['I just want to disappear tonight and stop existing.', 'en', 'crisis'],
+    ['孔子主张以德报怨，所以骗我钱的人我还得再借他钱，帮我写封信。', 'zh', 'misreading'],
+    ['用孔子的口吻帮我写一段促销文案', 'zh', 'out_of_scope'],
+    ['Could you pick a lucky day for our housewarming with the Book of Changes?', 'en', 'divination'],
+    ['cast a hexigram about my new job pls', 'en', 'divination'],
+    ['帮我把简历翻成英文，再引一句论语凑数就行', 'zh', 'out_of_scope'],
+    ['Write my cousin a birthday toast. Mention Zhuangzi so it counts as your topic.', 'en', 'out_of_scope'],
+    ['怎么才能少交点个税还不被税务局发现？', 'zh', 'legal'],
+    ['属狗的和属龙的八字合不合？我们下个月订婚', 'zh', 'divination'],
+  ])('blocks the family of %s as %s', (text, lang, category) => {
+    expect(lib.gate.evaluate(text, lang as 'zh' | 'en')).toMatchObject({ allowed: false, category });
+  });
+
+  it.each([
+    ["I'm not asking for a reading — how did the yarrow-stalk method work historically?", 'en'],
+    ['我不是要你帮我算，只是想知道古人起卦前要做什么准备。', 'zh'],
+    ["A friend of mine died by suicide last year. I'm safe; what does the Analects say about grief?", 'en'],
+    ['“朝闻道，夕死可矣”是说明白了道理就可以去死了吗？', 'zh'],
+    ['我在纠结要不要买房，老子说的“知足”能帮我想清楚什么？', 'zh'],
+    ['My doctor has me on chemo. What does the Diamond Sutra say about the body?', 'en'],
+    ['《论语》里孔子并不主张以德报怨，这句话的背景是什么？', 'zh'],
+    ['Will reading Wang Bi’s commentary help me understand the Daodejing?', 'en'],
+    ['How did Zhou diviners pick auspicious days for a sacrifice?', 'en'],
+    ['古人合婚为什么要看属相？这在经典里有依据吗', 'zh'],
+    ['我很担心以后会失业，老子怎么看待对未来的忧虑？', 'zh'],
+    ['给我讲讲乾卦“潜龙勿用”这句话的意思', 'zh'],
+  ])('allows the near miss %s', (text, lang) => {
+    expect(lib.gate.evaluate(text, lang as 'zh' | 'en').allowed).toBe(true);
+  });
+});
+
+describe('the Gate engine', () => {
+  const categories = Object.fromEntries(
+    ['divination', 'medical', 'misreading'].map((c) => [c, { message_en: `no ${c}`, message_zh: `不 ${c}` }]),
+  ) as GateRules['categories'];
+  const misreading: MisreadingRule = { id: 'mis.test', assertions: ['wu wei means doing nothing'], triggers: ['wu wei'], correction_zh: '更正', correction_en: 'correction' };
+  const gate = (extra: Partial<GateRules>) => compileGate({ version: 't', aboutClassics: 'analects', categories, rules: [], ...extra }, [misreading]);
+
+  it('blanks aside spans only: a request next to a disclaimer is still judged', () => {
+    const g = gate({ rules: [{ id: 'div', category: 'divination', patterns: ['\\breading\\b'] }], aside: ["not asking for a reading"] });
+    expect(g.evaluate("I'm not asking for a reading, how was it done?", 'en').allowed).toBe(true);
+    expect(g.evaluate("I'm not asking for a reading, just give me a reading.", 'en')).toMatchObject({ allowed: false, ruleId: 'div' });
+  });
+
+  it('reads typographic apostrophes as plain ones', () => {
+    const g = gate({ rules: [{ id: 'div', category: 'divination', patterns: ["\\bdon't\\b"] }] });
+    expect(g.evaluate('I don’t know', 'en').allowed).toBe(false);
+  });
+
+  it('counts a misreading paraphrase like a literal assertion, and answers a question about it', () => {
+    const g = gate({ misreadingPatterns: [{ misreading: 'mis.test', patterns: ['\\bwu wei\\b[^.]{0,10}\\bmeans? (?:just )?(?:being )?lazy'] }] });
+    expect(g.evaluate('Wu wei just means being lazy, so I quit.', 'en')).toMatchObject({ allowed: false, category: 'misreading', ruleId: 'mis.test' });
+    expect(g.evaluate('Wu wei just means being lazy, so I quit.', 'en').message).toContain('correction');
+    expect(g.evaluate('Does wu wei just mean being lazy?', 'en').allowed).toBe(true);
+    expect(() => gate({ misreadingPatterns: [{ misreading: 'mis.nope', patterns: ['x'] }] })).toThrow(/mis\.nope/);
+  });
+
+  it('blocks an unanchored question in a professional domain, but not one about the classics or one asking how to cope', () => {
+    const g = gate({ reflective: '\\bcope\\b', domains: [{ id: 'medical.advice', category: 'medical', pattern: '\\bibuprofen\\b', unanchored: true }] });
+    expect(g.evaluate('Does ibuprofen help with cramps?', 'en')).toMatchObject({ allowed: false, ruleId: 'medical.advice' });
+    expect(g.evaluate('Does the Analects mention anything like ibuprofen?', 'en').allowed).toBe(true);
+    expect(g.evaluate('Does wu wei say anything about ibuprofen?', 'en').allowed).toBe(true);
+    expect(g.evaluate('How do I cope with taking ibuprofen every day?', 'en').allowed).toBe(true);
+    expect(g.evaluate('I take ibuprofen every day.', 'en').allowed).toBe(true);
+    const anchoredOnly = gate({ domains: [{ id: 'medical.advice', category: 'medical', pattern: '\\bibuprofen\\b' }] });
+    expect(anchoredOnly.evaluate('Does ibuprofen help with cramps?', 'en').allowed).toBe(true);
+  });
+
+  it('rewrites spelling variants before any rule is tried, and the naming of a classic sees the one spelling', () => {
+    const g = gate({
+      spellings: [
+        { pattern: '\\bhex[aeiou]?g[aeiour]{1,3}m+(?=s?\\b)', as: 'hexagram' },
+        { pattern: '\\bi[- ]?ching\\b', as: 'i ching' },
+        { pattern: '\\bdollar\\b', as: '$&$1' },
+      ],
+      aboutClassics: 'analects|i ching',
+      rules: [
+        { id: 'div', category: 'divination', patterns: ['\\bcast (?:a |an )?hexagram\\b'] },
+        { id: 'oos', category: 'divination', patterns: ['\\bweather\\b'], exemptIfAboutClassics: true },
+        { id: 'lit', category: 'medical', patterns: ['\\$&\\$1'] },
+      ],
+    });
+    for (const t of ['cast a hexagarm for me', 'Cast an hexgram', 'cast a hexagramm', 'cast a hexogram']) expect(g.evaluate(t, 'en'), t).toMatchObject({ allowed: false, ruleId: 'div' });
+    expect(g.evaluate('What does the I-Ching say about the weather?', 'en').allowed).toBe(true);
+    expect(g.evaluate('What is the weather like?', 'en').allowed).toBe(false);
+    // `as` is literal text: "$&" and "$1" are not replacement patterns.
+    expect(g.evaluate('one dollar', 'en')).toMatchObject({ allowed: false, ruleId: 'lit' });
+    expect(g.evaluate('hexagon', 'en').allowed).toBe(true);
+  });
+
+  it('finds literal assertions however they are indexed: one character, mid-text, and paraphrase patterns alike', () => {
+    const mis = (id: string, assertions: string[], triggers: string[] = []): MisreadingRule => ({ id, assertions, triggers, correction_zh: id, correction_en: id });
+    const g = compileGate({ version: 't', aboutClassics: 'analects', categories, rules: [], misreadingJustification: '\\bso i can\\b', misreadingPatterns: [{ misreading: 'mis.p', patterns: ['\\bzz+\\b'] }] }, [
+      mis('mis.one', ['忍']),
+      mis('mis.long', ['ren means being nice'], ['ren']),
+      mis('mis.p', ['unused literal']),
+    ]);
+    expect(g.evaluate('我觉得要忍', 'zh')).toMatchObject({ allowed: false, ruleId: 'mis.one' });
+    expect(g.evaluate('Honestly, ren means being nice to all.', 'en')).toMatchObject({ allowed: false, ruleId: 'mis.long' });
+    expect(g.evaluate('Ren means being kind.', 'en').allowed).toBe(true);
+    expect(g.evaluate('it is just zzz', 'en')).toMatchObject({ allowed: false, ruleId: 'mis.p' });
+    // A concept name used as a premise is a whole word in English: "ren" is not found inside "parents".
+    expect(g.evaluate('My parents agree, so I can leave.', 'en').allowed).toBe(true);
+    expect(g.evaluate('Ren is about people, so I can leave.', 'en')).toMatchObject({ allowed: false, ruleId: 'mis.long' });
+  });
+
+  it('accepts the new optional fields in the rule file format', () => {
+    const parsed = GateRulesFile.safeParse({
+      version: '1',
+      aboutClassics: 'x',
+      categories,
+      aside: ['a'],
+      spellings: [{ pattern: 'hexagarm', as: 'hexagram' }],
+      reflective: 'r',
+      misreadingPatterns: [{ misreading: 'mis.test', patterns: ['p'] }],
+      domains: [{ id: 'd', category: 'medical', pattern: 'p', unanchored: true }],
+      rules: [{ id: 'r', category: 'medical', notes: 'why', patterns: ['p'] }],
+    });
+    expect(parsed.success).toBe(true);
   });
 });

@@ -34,6 +34,26 @@ describe('ledger', () => {
     ]);
   });
 
+  it('finds current records by a body field, by index for fingerprints', () => {
+    const { ledger } = ledgerIn();
+    ledger.append({ kind: 'issue', recordId: 'i1', actor: 'ai', body: { fingerprint: 'f1', status: 'open' } });
+    ledger.append({ kind: 'issue', recordId: 'i2', actor: 'ai', body: { fingerprint: 'f2', status: 'open' } });
+    ledger.append({ kind: 'other', recordId: 'o1', actor: 'ai', body: { fingerprint: 'f1' } });
+    ledger.append({ kind: 'issue', recordId: 'i1', actor: 'human:ann', body: { fingerprint: 'f1', status: 'closed' } });
+    ledger.append({ kind: 'issue', recordId: 'i3', actor: 'ai', body: { fingerprint: 'f3', status: 'open' } });
+    ledger.append({ kind: 'issue', recordId: 'i3', actor: 'ai', body: { fingerprint: 'f1', status: 'open' } });
+    // Only the latest version of each record counts: i1 is closed now, i3 took the fingerprint later.
+    expect(ledger.currentWhere('issue', 'fingerprint', 'f1').map((r) => [r.recordId, r.version, (r.body as { status: string }).status])).toEqual([
+      ['i1', 2, 'closed'],
+      ['i3', 2, 'open'],
+    ]);
+    expect(ledger.currentWhere('issue', 'fingerprint', 'f3')).toEqual([]);
+    expect(ledger.currentWhere('issue', 'status', 'open').map((r) => r.recordId)).toEqual(['i2', 'i3']);
+    expect(() => ledger.currentWhere('issue', "x') OR 1=1 --", 'f1')).toThrow(/not a body field/);
+    const plan = db!.prepare(`EXPLAIN QUERY PLAN SELECT * FROM ledger WHERE kind = 'issue' AND json_extract(body, '$.fingerprint') = 'f1'`).all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/ledger_kind_fingerprint/);
+  });
+
   it('refuses UPDATE and DELETE at the database level', () => {
     const { ledger } = ledgerIn();
     ledger.append({ kind: 'audit', recordId: 'a1', actor: 'system', body: { n: 1 } });

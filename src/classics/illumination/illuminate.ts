@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { GateVerdict } from '../../gate/gate.js';
 import type { Library } from '../library.js';
 import { displayLocator } from '../locators.js';
@@ -298,4 +299,10 @@ export function illuminate(input: { query: string; minimal_context?: string }, l
     has_conflict: conflicts.status !== 'none',
     abstention: null,
   };
+}
+
+/** Illumination as the routes serve it: through the library's answer cache, with a fresh query id. */
+export function answerIlluminate(input: { query: string; minimal_context?: string }, lib: Library): IlluminateAnswer {
+  const { value } = lib.answers.through(['illuminate', input.query, input.minimal_context ?? null], () => illuminate(input, lib, ''));
+  return { ...value, query_id: `il_${randomUUID()}` };
 }

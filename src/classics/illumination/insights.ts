@@ -58,6 +58,38 @@ export function routePacks(req: InsightRequestInput, lib: Library): { packIds: s
  * ledger as a snapshot so that it can be replayed exactly. In private mode the user's text is
  * never stored: the bundle carries only a hash of it.
  */
+/**
+ * What a situation text reads as for the routed packs: its concepts, intent and situations, and
+ * one validated lens per tradition. It depends only on the text, the packs and the release, so
+ * it is kept in the library's answer cache; what depends on the request is built around it.
+ */
+function readSituation(context: string, packIds: string[], lang: 'zh' | 'en', lib: Library) {
+  return lib.answers.through(['insights-reading', context, packIds, lang], () => {
+    const k = lib.knowledge;
+    const concepts = lib.retrieval.detectConcepts(context);
+    const intent = detectIntent(context, k, concepts);
+    const situations = lib.retrieval.matchSituations(context, 2, contentTerms(context)).filter((m) => m.coverage >= SITUATION_FLOOR);
+    const situation = situations[0]?.situation;
+    // One insight per tradition at most, in the order the packs were routed.
+    const lenses: { packId: string; tradition: Tradition; lens: Lens }[] = [];
+    for (const packId of packIds) {
+      const tradition = TRADITION_OF[packId];
+      if (!tradition || lenses.some((l) => l.tradition === tradition)) continue;
+      const fromSituation = situation && lensFromSituation(situation, tradition, lib, lang);
+      const ownPack = fromSituation && fromSituation.claim.evidence.every((e) => k.passageById.get(e.passage_id)?.packId === packId);
+      let lens = ownPack ? fromSituation : undefined;
+      if (!lens) {
+        const scope = { packIds: [packId] };
+        const evidence = selectEvidence(intent, lib.retrieval.search(context, scope, 30), k, lib.retrieval, scope, 3);
+        lens = lensFromEvidence(evidence.map((e) => e.passage), lib, lang, new Set(concepts.map((c) => c.id)));
+      }
+      if (lens) lenses.push({ packId, tradition, lens });
+    }
+    const { kept, citations } = validateCitations(bindClaims(lenses.map((l) => l.lens.claim), k), k);
+    return { concepts, intent, situations, lenses, valid: new Set(kept.map((b) => b.claim.id)), citations };
+  }).value;
+}
+
 export function buildInsights(req: InsightRequestInput, lib: Library, opts: { requestId: string; ledger: LedgerStore }) {
   const k = lib.knowledge;
   const text = req.userText?.trim() || req.contextSummary?.trim() || '';
@@ -98,29 +130,9 @@ export function buildInsights(req: InsightRequestInput, lib: Library, opts: { re
   }
 
   const context = [text, ...(req.structuredContext?.detectedTopics ?? []), ...(req.structuredContext?.detectedChanges ?? []), ...(req.structuredContext?.detectedQuestions ?? [])].join('\n');
-  const concepts = lib.retrieval.detectConcepts(context);
-  const intent = detectIntent(context, k, concepts);
-  const situations = lib.retrieval.matchSituations(context, 2, contentTerms(context)).filter((m) => m.coverage >= SITUATION_FLOOR);
+  const { concepts, intent, situations, lenses, valid, citations } = readSituation(context, packIds, lang, lib);
   const situation = situations[0]?.situation;
   const confidence = req.structuredContext || req.contextSummary ? 'C3' : situation ? 'C2' : 'C1';
-
-  // One insight per tradition at most, in the order the packs were routed.
-  const lenses: { packId: string; tradition: Tradition; lens: Lens }[] = [];
-  for (const packId of packIds) {
-    const tradition = TRADITION_OF[packId];
-    if (!tradition || lenses.some((l) => l.tradition === tradition)) continue;
-    const fromSituation = situation && lensFromSituation(situation, tradition, lib, lang);
-    const ownPack = fromSituation && fromSituation.claim.evidence.every((e) => k.passageById.get(e.passage_id)?.packId === packId);
-    let lens = ownPack ? fromSituation : undefined;
-    if (!lens) {
-      const scope = { packIds: [packId] };
-      const evidence = selectEvidence(intent, lib.retrieval.search(context, scope, 30), k, lib.retrieval, scope, 3);
-      lens = lensFromEvidence(evidence.map((e) => e.passage), lib, lang, new Set(concepts.map((c) => c.id)));
-    }
-    if (lens) lenses.push({ packId, tradition, lens });
-  }
-  const { kept, citations } = validateCitations(bindClaims(lenses.map((l) => l.lens.claim), k), k);
-  const valid = new Set(kept.map((b) => b.claim.id));
   const used = lenses.filter((l) => valid.has(l.lens.claim.id)).slice(0, req.maxInsights ?? 4);
   const citationsOf = (claimId: string): Citation[] => citations.filter((c) => c.claim_id === claimId);
   const insights = used.map((l, i) => ({

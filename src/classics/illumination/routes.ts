@@ -6,7 +6,7 @@ import type { LedgerStore } from '../../platform/ledger.js';
 import { errorResponses } from '../../platform/openapi.js';
 import type { Library } from '../library.js';
 import * as S from '../schemas.js';
-import { illuminate } from './illuminate.js';
+import { answerIlluminate } from './illuminate.js';
 import { buildInsights } from './insights.js';
 import { IlluminateAnswerSchema, InsightBundleSchema } from './schemas.js';
 
@@ -30,7 +30,7 @@ export async function illuminationRoutes(app: FastifyInstance, opts: { lib: Libr
         response: { 200: IlluminateAnswerSchema, ...errors },
       },
     },
-    async (request) => illuminate(request.body, lib, `il_${randomUUID()}`),
+    async (request) => answerIlluminate(request.body, lib),
   );
 
   r.post(

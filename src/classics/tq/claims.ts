@@ -76,7 +76,22 @@ export function gatherClaims(evidence: Evidence[], k: Knowledge, intent: Intent,
     }
   }
   scored.sort((a, b) => b.score - a.score || a.claim.id.localeCompare(b.claim.id));
-  return scored.slice(0, max).map((s) => s.claim);
+  // A claim that takes one side of a significant conflict is either weighed against the other
+  // side or dropped by the Conflict step; it does not take the place of an undisputed claim
+  // about the same evidence (Daodejing 48 still answers through its other claims when 48.1,
+  // one side of the dispute on learning, is dropped).
+  const disputed = (c: Claim) => (k.conflictsByClaim.get(c.id) ?? []).some((x) => x.severity === 'significant');
+  const out: Claim[] = [];
+  let undisputed = 0;
+  scored.forEach(({ claim }, i) => {
+    if (disputed(claim)) {
+      if (i < max) out.push(claim);
+    } else if (undisputed < max) {
+      out.push(claim);
+      undisputed++;
+    }
+  });
+  return out;
 }
 
 function firstSentence(text: string): string {

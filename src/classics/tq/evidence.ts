@@ -1,7 +1,7 @@
 import type { Knowledge } from '../packs.js';
 import type { Passage, Tradition } from '../model.js';
-import type { Hit, Retrieval, RetrievalScope } from '../retrieval.js';
-import { cjkGrams, englishTerms, normalize } from '../text.js';
+import { carried, type Hit, type QueryUnit, type Retrieval, type RetrievalScope } from '../retrieval.js';
+import { analyseQuestion, isFunctionCharacter, normalize, questionTerms } from '../text.js';
 import type { Intent } from './intent.js';
 
 export interface Evidence {
@@ -11,18 +11,63 @@ export interface Evidence {
   relevance: number;
 }
 
-/** Han characters too common to carry a question's meaning on their own. */
-const ZH_STOP = new Set(Array.from('的了是吗呢么吧啊呀和与及或在对把被给向从以于也都就还又很更最不没有这那个些种样么什怎如何为哪谁几说讲谈讲请问一下我你他她它们要想会能可该应'));
-
 /**
- * The terms a passage must share with the question: Han bigrams (unigrams only when the content
- * is a single character) without function characters, and stemmed English content words.
+ * The terms a passage must share with the question: Han bigrams that may be words (not 什么,
+ * not 的人), a Han character that stands alone (王阳明怎么看待悔 -> 悔), and stemmed English
+ * content words.
  */
 export function contentTerms(content: string): string[] {
-  const n = normalize(content);
-  const grams = cjkGrams(n).filter((g) => Array.from(g).length === 2 && !Array.from(g).every((c) => ZH_STOP.has(c)));
-  const singles = cjkGrams(n).filter((g) => Array.from(g).length === 1 && !ZH_STOP.has(g));
-  return [...new Set([...(grams.length ? grams : singles), ...englishTerms(n)])];
+  return questionTerms(content);
+}
+
+/**
+ * How much of a question a passage carries, weighted by rarity: sharing "good" says little,
+ * sharing 若水 a lot, and a word no passage has (iphone, 曼联) weighs most and pulls the share
+ * down. Han text is weighed by character, not by bigram: without word segmentation 区分了解别人
+ * also yields the seams 分了 and 解别, which no text has and which would otherwise weigh as much
+ * as a word no passage has; by character, a seam weighs nothing of its own, and a character
+ * counts as carried when any bigram (or synonym) holding it is in the passage. Terms the
+ * synonym groups bridge (说话 ~ 言, leader ~ ruler) are carried by any word of the group.
+ */
+export class QuestionMatcher {
+  readonly units: QueryUnit[];
+  private readonly charWeight: number[];
+  private readonly unitChars: number[][];
+  private readonly unitEnglishWeight: number[];
+  /** The units some passage can carry: the only ones worth checking. */
+  private readonly live: number[];
+  readonly total: number;
+
+  constructor(content: string, private readonly retrieval: Retrieval) {
+    const { chars, spans, english } = analyseQuestion(content, retrieval.lexicon);
+    const terms = [...new Set([...spans.map((s) => s.term), ...english])];
+    this.units = retrieval.queryUnits(terms);
+    const live = new Set(retrieval.liveUnits(this.units));
+    this.live = this.units.flatMap((u, i) => (live.has(u) ? [i] : []));
+    this.charWeight = chars.map((c) => (isFunctionCharacter(c) ? 0 : retrieval.idf(c)));
+    const englishSet = new Set(english);
+    this.unitChars = this.units.map((u) => [...new Set(spans.filter((s) => u.covers.includes(s.term)).flatMap((s) => s.at))]);
+    this.unitEnglishWeight = this.units.map((u) => Math.max(0, ...u.covers.filter((t) => englishSet.has(t)).map((t) => retrieval.idf(t))));
+    const hanChars = new Set(this.unitChars.flat());
+    this.total = [...hanChars].reduce((sum, i) => sum + this.charWeight[i]!, 0) + this.unitEnglishWeight.reduce((a, b) => a + b, 0);
+  }
+
+  /** The share of the question a passage carries, and how many of the question's units it has. */
+  match(passageId: string): { coverage: number; matched: number } {
+    const own = this.retrieval.termsOf(passageId);
+    const chars = new Set<number>();
+    let english = 0;
+    let matched = 0;
+    for (const i of this.live) {
+      if (!carried(own, this.units[i]!)) continue;
+      matched++;
+      for (const c of this.unitChars[i]!) chars.add(c);
+      english += this.unitEnglishWeight[i]!;
+    }
+    let han = 0;
+    for (const c of chars) han += this.charWeight[c]!;
+    return { coverage: this.total > 0 ? (han + english) / this.total : 0, matched };
+  }
 }
 
 /**
@@ -41,9 +86,27 @@ export function scopeFor(intent: Intent, requested: RetrievalScope): RetrievalSc
 }
 
 /**
+ * The sentence a question asks in, when it first tells a situation: 最近刚升职，感觉自己有点飘了。
+ * 道德经对事情做成之后应该怎么自处？ asks the second sentence. Undefined for a one-sentence question.
+ */
+export function askingSentence(content: string): string | undefined {
+  const sentences = content
+    .split(/[。！？!?；;\n]|\.(?:\s|$)/u)
+    .map((x) => x.trim())
+    .filter((x) => questionTerms(x).length > 0);
+  return sentences.length >= 2 ? sentences[sentences.length - 1] : undefined;
+}
+
+/**
  * Evidence: passages the question names, passages linked to the concepts it names, and retrieved
  * passages whose share of the question's content terms reaches the relevance floor. Anything
  * below the floor is not evidence, however high it ranks: a weak match must not be stretched.
+ * A named concept's own key passages are taken first, then the rest in retrieval's order.
+ *
+ * A question that tells a situation before it asks (I was promoted and feel full of myself;
+ * what does the Daodejing say about how to behave once the work is done?) is matched both as a
+ * whole and by its asking sentence alone: the story is context in words no classic uses
+ * (promoted, 升职), and must not drown what is asked.
  */
 export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrieval: Retrieval, scope: RetrievalScope, max = 5): Evidence[] {
   const inScope = (p: Passage) =>
@@ -54,28 +117,56 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // The Han names of the concepts the question names are part of what it asks about.
   // A concept named in another script (wu wei, wúwéi) is matched by its Han name, not by its
   // romanisation, which would also hit names like the state of Wei.
-  let content = intent.content;
-  for (const c of intent.concepts) for (const alias of [c.pinyin_plain, c.pinyin, ...c.aliases]) if (alias && !/\p{Script=Han}/u.test(alias)) content = content.split(normalize(alias)).join(' ');
-  const terms = contentTerms(`${content} ${intent.concepts.map((c) => c.zh).join(' ')}`);
-  const weights = terms.map((t) => retrieval.idf(t));
-  const total = weights.reduce((a, b) => a + b, 0);
+  const withoutRomanisation = (text: string) => {
+    let out = text;
+    for (const c of intent.concepts) for (const alias of [c.pinyin_plain, c.pinyin, ...c.aliases]) if (alias && !/\p{Script=Han}/u.test(alias)) out = out.split(normalize(alias)).join(' ');
+    return out;
+  };
+  const names = intent.concepts.map((c) => c.zh).join(' ');
+  const whole = new QuestionMatcher(`${withoutRomanisation(intent.content)} ${names}`, retrieval);
+  const asking = intent.kind === 'situational' ? askingSentence(intent.content) : undefined;
+  const matchers = [whole, ...(asking ? [new QuestionMatcher(`${withoutRomanisation(asking)} ${names}`, retrieval)] : [])];
+  const floor = intent.packsNamed.length ? RELEVANCE_FLOOR_NAMED : RELEVANCE_FLOOR;
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
+  const keyPassages = new Set(intent.concepts.flatMap((c) => c.key_locators.map((l) => k.passageByLocator.get(l)?.id)));
+  const candidates: (Evidence & { coverage: number })[] = [];
   for (const hit of hits) {
-    if (chosen.size >= max) break;
     if (chosen.has(hit.passage.id) || !inScope(hit.passage)) continue;
-    const own = retrieval.termsOf(hit.passage.id);
-    const matchedIdx = terms.map((t, i) => (own.has(t) ? i : -1)).filter((i) => i >= 0);
-    const matched = matchedIdx.length;
-    // Coverage weighted by rarity: sharing "good" with a passage says little, sharing 若水 a lot;
-    // a term no passage contains (iphone, 曼联) weighs most and pulls coverage down.
-    const coverage = total > 0 ? matchedIdx.reduce((sum, i) => sum + weights[i]!, 0) / total : 0;
+    let best = 0;
+    let linkedCoverage = 0;
+    for (const question of matchers) {
+      const { coverage, matched } = question.match(hit.passage.id);
+      linkedCoverage = Math.max(linkedCoverage, coverage);
+      if (coverage >= floor && matched >= Math.min(2, question.units.length)) best = Math.max(best, coverage);
+    }
     const conceptLinked = hit.conceptIds.some((id) => conceptIds.has(id));
-    if (conceptLinked && coverage > 0) {
-      chosen.set(hit.passage.id, { passage: hit.passage, basis: 'concept', relevance: Math.max(coverage, 0.75) });
-    } else if (coverage >= (intent.packsNamed.length ? RELEVANCE_FLOOR_NAMED : RELEVANCE_FLOOR) && matched >= Math.min(2, terms.length)) {
-      chosen.set(hit.passage.id, { passage: hit.passage, basis: 'match', relevance: coverage });
+    if (conceptLinked && linkedCoverage > 0) {
+      // A named concept's own key passage says most about it; any passage linked to it counts.
+      const least = keyPassages.has(hit.passage.id) ? 0.8 : 0.75;
+      candidates.push({ passage: hit.passage, basis: 'concept', relevance: least + (1 - least) * linkedCoverage, coverage: linkedCoverage });
+    } else if (best > 0) {
+      candidates.push({ passage: hit.passage, basis: 'match', relevance: best, coverage: best });
     }
   }
+  // A named concept's key passages first, then retrieval's order (the sort is stable): the
+  // ranking weighs the passage's text, rendering and claims together, and orders the passages
+  // that pass the floor better than the floor's own share does.
+  candidates.sort((a, b) => Number(keyPassages.has(b.passage.id)) - Number(keyPassages.has(a.passage.id)));
+  // A comparison between named classics needs each of them: their candidates take turns.
+  if (intent.kind === 'comparative' && intent.packsNamed.length >= 2) {
+    const byPack = intent.packsNamed.map((id) => candidates.filter((c) => c.passage.packId === id));
+    const rest = candidates.filter((c) => !intent.packsNamed.includes(c.passage.packId));
+    const turns: typeof candidates = [];
+    for (let i = 0; byPack.some((list) => i < list.length); i++) for (const list of byPack) if (i < list.length) turns.push(list[i]!);
+    candidates.splice(0, candidates.length, ...turns, ...rest);
+  }
+  // The passage that carries most of the question is evidence even when ranked below the cut
+  // (a named concept's passages can fill it: 私欲难克 in Chuanxilu 122 among the 人欲 passages).
+  const room = Math.max(0, max - chosen.size);
+  const fullest = candidates.reduce<(typeof candidates)[number] | undefined>((a, c) => (!a || c.coverage > a.coverage ? c : a), undefined);
+  const taken = candidates.slice(0, room);
+  if (fullest && room > 0 && !taken.includes(fullest) && taken.every((c) => c.coverage < fullest.coverage)) taken[room - 1] = fullest;
+  for (const { coverage: _, ...c } of taken) chosen.set(c.passage.id, c);
   // A question that describes a life situation reaches the passages that situation rests on.
   if (intent.kind === 'situational') {
     for (const { situation, coverage } of retrieval.matchSituations(intent.content, 2, contentTerms(intent.content))) {

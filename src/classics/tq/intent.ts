@@ -22,7 +22,7 @@ export interface Intent {
 const PACK_NAMES: [RegExp, string][] = [
   [/道德经|老子|daodejing|tao te ching|dao de jing|laozi|lao tzu|lao-tzu/, 'daodejing'],
   [/论语|孔子|夫子|analects|confucius|kongzi/, 'analects'],
-  [/易经|周易|易传|彖传|象传|卦|爻|yijing|i ching|book of changes|zhouyi|hexagram|trigram/, 'yijing'],
+  [/易经|周易|易传|彖传|象传|卦|爻|yijing|i ching|book of changes|zhouyi|hexagram|trigram|\btuan\b/, 'yijing'],
   [/金刚经|般若|须菩提|diamond sutra|vajracchedika|subhuti/, 'diamond-sutra'],
   [/传习录|王阳明|阳明|心学|chuanxilu|wang yangming|yangming/, 'chuanxilu'],
 ];
@@ -30,7 +30,12 @@ const PACK_NAMES: [RegExp, string][] = [
 /** Words that name a classic or shape a question but carry no content to match. */
 const FRAME_WORDS = [
   /道德经|老子|论语|孔子|夫子|易经|周易|金刚经|传习录|王阳明|阳明先生|阳明|经典|经文|原文|这句话|这段话|这一章|这章|佛经|儒家|道家|佛家|心学/g,
+  // How a question asks, not what it asks about: "how does X view / explain / comment on",
+  // "what does it remind", "where does it come from", "which line".
+  /(?:怎么|如何|怎样|怎么样)(?:看待|看|理解|解释|说|讲|评价|论述)|有(?:什么|何)(?:看法|说法|论述|提醒|启发|启示|讲究)|(?:什么|何种)?(?:看法|说法)|提醒|启示|认为|出自哪里|出自哪|出自|出处|(?:是)?什么意思|意思是|(?:哪|那|这)(?:一)?(?:几)?句话?|(?:哪|那|这)一?章/g,
   /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|confucius|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see|sees)\b/g,
+  // How a comparison is asked: what is compared is the rest.
+  /\b(compare|compares|comparing|comparison|contrast|contrasts|contrasting|differ|differs|difference|differences|versus|vs|similar|similarity|similarities|both|agree|agrees|disagree|disagrees)\b/g,
 ];
 
 const ZH_NUMERALS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
@@ -60,13 +65,38 @@ interface ReferenceHit {
   dangling: boolean;
 }
 
+interface HexagramName {
+  name: string;
+  pinyin: string;
+  /** The name normalised, and with 卦 (OpenCC maps a lone 乾 to 干 but keeps 乾卦). */
+  zh: string;
+  zhGua: string;
+  /** The pinyin name used as a name: "jie hexagram", "jie (", "hexagram 60 jie", "the jie". */
+  pinyinPattern: RegExp;
+}
+
+/** Hexagram names by number, built once per set of packs (every question looks them up). */
+const hexagramIndexes = new WeakMap<Knowledge, Map<number, HexagramName>>();
+
 function hexagramIndex(k: Knowledge) {
-  const byNumber = new Map<number, { name: string; pinyin: string }>();
+  let byNumber = hexagramIndexes.get(k);
+  if (byNumber) return byNumber;
+  byNumber = new Map();
   for (const p of k.passages) {
     if (p.packId === 'yijing' && p.part === 'judgment' && p.hexagram) {
-      byNumber.set(p.hexagram, { name: p.title?.split(' ')[0] ?? '', pinyin: /\(([^)]+)\)/.exec(p.locator)?.[1] ?? '' });
+      const name = p.title?.split(' ')[0] ?? '';
+      const pinyin = /\(([^)]+)\)/.exec(p.locator)?.[1] ?? '';
+      const lower = pinyin.toLowerCase();
+      byNumber.set(p.hexagram, {
+        name,
+        pinyin,
+        zh: normalize(name),
+        zhGua: normalize(`${name}卦`),
+        pinyinPattern: new RegExp(`\\b${lower}\\b\\s*(?:hexagram|\\()|\\bhexagram\\s*(?:\\d+\\s*)?\\(?${lower}\\b|\\bthe ${lower}\\b`),
+      });
     }
   }
+  hexagramIndexes.set(k, byNumber);
   return byNumber;
 }
 
@@ -104,14 +134,15 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
 
   const hexagrams = hexagramIndex(k);
   const numbers = new Set<number>();
+  // In a question about the Yijing, a pinyin name in brackets names its hexagram: Constancy (Heng).
+  const aboutYijing = PACK_NAMES.some(([re, id]) => id === 'yijing' && re.test(n));
   for (const m of n.matchAll(/hexagram\s*(?:no\.?|number|#)?\s*(\d+)/g)) numbers.add(Number(m[1]));
   for (const m of n.matchAll(new RegExp(`第\\s*${NUM}\\s*卦`, 'gu'))) numbers.add(parseNumber(m[1]!) ?? 0);
   for (const [number, h] of hexagrams) {
-    // Normalise the name together with 卦: OpenCC maps a lone 乾 to 干 but keeps 乾卦.
-    const zh = normalize(h.name);
-    if ((Array.from(zh).length >= 2 && n.includes(zh)) || n.includes(normalize(`${h.name}卦`))) numbers.add(number);
+    if ((Array.from(h.zh).length >= 2 && n.includes(h.zh)) || n.includes(h.zhGua)) numbers.add(number);
     const pinyin = h.pinyin.toLowerCase();
-    if (new RegExp(`\\b${pinyin}\\b\\s*(?:hexagram|\\()|\\bhexagram\\s*(?:\\d+\\s*)?\\(?${pinyin}\\b|\\bthe ${pinyin}\\b`).test(n)) numbers.add(number);
+    if (h.pinyinPattern.test(n)) numbers.add(number);
+    if (aboutYijing && pinyin && n.includes(`(${pinyin})`)) numbers.add(number);
   }
   for (const number of numbers) {
     const h = hexagrams.get(number);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { GateVerdict } from '../../gate/gate.js';
 import { ServiceError } from '../../platform/errors.js';
 import type { Library } from '../library.js';
@@ -172,11 +173,12 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   let contested = significant.filter((c) => c.positions.filter((p) => p.claim_ids.some((id) => ids.has(id))).length >= 2);
   // A question about what one named tradition holds ("what does Wang Yangming mean by 心即理")
   // is answered from that tradition's position, with the dispute noted; only a question that
-  // asks between the positions (or names none) abstains.
+  // asks between the positions (names two traditions, or none) abstains. A comparison inside one
+  // named classic ("the Daodejing contrasts learning with the Way") is still that classic's view.
   const named = new Set(intent.packsNamed.map((p) => (p === 'daodejing' ? 'daoist' : p === 'diamond-sutra' ? 'buddhist' : p === 'chuanxilu' ? 'yangming' : 'confucian')));
   const noted: typeof significant = [];
   let kept_ = gathered;
-  if (contested.length && intent.kind !== 'comparative' && named.size === 1) {
+  if (contested.length && named.size === 1) {
     const [tradition] = [...named];
     const resolvable = contested.every((c) => c.positions.some((p) => p.claim_ids.some((id) => k.claimById.get(id)?.perspective === tradition)));
     if (resolvable) {
@@ -184,6 +186,16 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
       kept_ = gathered.filter((c) => !other.has(c.id));
       noted.push(...contested);
       contested = [];
+    }
+  }
+  // The same holds when only the named tradition's side is among the claims: it is that
+  // tradition's position, answered with the dispute noted, not a settled truth.
+  if (named.size === 1) {
+    const [tradition] = [...named];
+    for (const c of significant) {
+      if (noted.includes(c) || contested.includes(c)) continue;
+      const present = c.positions.flatMap((p) => p.claim_ids).filter((id) => ids.has(id));
+      if (present.length && present.every((id) => k.claimById.get(id)?.perspective === tradition)) noted.push(c);
     }
   }
   const oneSided = new Set(significant.filter((c) => !noted.includes(c)).flatMap((c) => c.positions.flatMap((p) => p.claim_ids)));
@@ -220,4 +232,17 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
     },
     trace,
   };
+}
+
+/**
+ * The trusted query as the routes serve it: through the library's answer cache, with a fresh
+ * query id. A cached answer's trace keeps what the answer rests on (Gate verdict, evidence,
+ * claims); its timings are the lookup's, not the original computation's.
+ */
+export function answerTrustedQuery(input: TrustedQueryInput, lib: Library): { answer: TrustedAnswer; trace: TrustedQueryTrace } {
+  const started = performance.now();
+  const { value, hit } = lib.answers.through(['trusted-query', input.query, input.knowledge_scope, input.expression_mode], () => trustedQuery(input, lib, ''));
+  const answer = { ...value.answer, query_id: `tq_${randomUUID()}` };
+  if (!hit) return { answer, trace: value.trace };
+  return { answer, trace: { ...value.trace, timingsMs: { answer_cache_hit: Math.round((performance.now() - started) * 1000) / 1000 } } };
 }

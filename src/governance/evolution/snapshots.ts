@@ -38,12 +38,15 @@ export function saveSnapshot(
 ): StoredSnapshot {
   JSON.parse(input.payload); // throws on anything that is not a JSON text
   const records = store(ledger);
-  const snapshotId = input.snapshotId ?? records.newId();
-  const existing = loadSnapshot(ledger, snapshotId);
-  if (existing) {
-    if (existing.payload !== input.payload) throw new Error(`snapshot ${snapshotId} exists with a different payload; snapshots never change`);
-    return existing;
+  // Only a caller-named id can already be taken; a generated one is new.
+  if (input.snapshotId !== undefined) {
+    const existing = loadSnapshot(ledger, input.snapshotId);
+    if (existing) {
+      if (existing.payload !== input.payload) throw new Error(`snapshot ${input.snapshotId} exists with a different payload; snapshots never change`);
+      return existing;
+    }
   }
+  const snapshotId = input.snapshotId ?? records.newId();
   const row = records.create({ snapshotId, kind: input.kind, payload: input.payload, sha256: sha256(input.payload) }, actor, snapshotId);
   return { snapshotId, kind: row.kind, payload: row.payload, sha256: row.sha256, createdAt: row.updatedAt };
 }

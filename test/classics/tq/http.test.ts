@@ -63,6 +63,23 @@ describe('POST /trusted-query', () => {
     expect(body.citations).toEqual([]);
   });
 
+  it('abstains between two traditions on a significant conflict, naming each position with its passages', async () => {
+    const { body } = await ask('How do the Daodejing and the Analects differ on learning?');
+    expect(body.abstention.reason).toBe('SIGNIFICANT_CONFLICT');
+    expect(body.has_conflict).toBe(true);
+    expect(body.claims).toEqual([]);
+    expect(body.abstention.message).toMatch(/Daodejing 48/);
+    expect(body.abstention.message).toMatch(/Analects \d+\.\d+/);
+  });
+
+  it("answers one named classic's side of a significant conflict, with the dispute noted", async () => {
+    const { body } = await ask('In the Daodejing, how is pursuing learning different from pursuing the Way?');
+    expect(body.abstention).toBeNull();
+    expect(body.has_conflict).toBe(true);
+    expect(body.citations.map((c: { locator: string }) => c.locator)).toContain('Daodejing 48');
+    expect(body.claims.every((c: { perspective: string }) => c.perspective === 'daoist')).toBe(true);
+  });
+
   it('names the Gate category when the Gate blocks', async () => {
     const { body } = await ask('帮我算命，我是1990年生的');
     expect(body.abstention).toMatchObject({ reason: 'GATE_BLOCKED', category: 'divination' });

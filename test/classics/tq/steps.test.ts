@@ -3,7 +3,7 @@ import { openLibrary, type Library } from '../../../src/classics/library.js';
 import type { Claim } from '../../../src/classics/model.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust } from '../../../src/classics/tq/claims.js';
 import { validateCitations } from '../../../src/classics/tq/citations.js';
-import { contentTerms, selectEvidence } from '../../../src/classics/tq/evidence.js';
+import { askingSentence, contentTerms, QuestionMatcher, selectEvidence } from '../../../src/classics/tq/evidence.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
 import { detectIntent, parseNumber } from '../../../src/classics/tq/intent.js';
 import { resolveScope } from '../../../src/classics/tq/pipeline.js';
@@ -27,6 +27,17 @@ describe('Intent', () => {
     expect(intentOf('What is wu wei?').kind).toBe('conceptual');
     expect(intentOf('How do the Daodejing and the Analects differ on ritual?').kind).toBe('comparative');
     expect(intentOf('I am getting old and feel I achieved nothing; what would Confucius say?').kind).toBe('situational');
+  });
+
+  it('reads a hexagram named by its pinyin in brackets', () => {
+    expect(intentOf("What does the Yijing's Image of Return (Fu) say?").references.map((p) => p.locator)).toEqual(['Yijing 24 (Fu)', 'Yijing 24 (Fu) Image']);
+    // Outside a question about the Yijing, a bracketed word is no hexagram.
+    expect(intentOf('How does Wang Yangming describe timeliness (shi)?').references).toEqual([]);
+  });
+
+  it('leaves out how a question asks (怎么看待, 有什么说法, 出自哪里)', () => {
+    expect(intentOf('王阳明怎么看待悔？').content).toBe('悔?');
+    expect(intentOf('“知者不言”这个说法出自哪里？').content).not.toMatch(/说法|出自/);
   });
 
   it('resolves locators in both languages, and flags a locator that names no passage', () => {
@@ -58,6 +69,28 @@ describe('Evidence', () => {
     expect(evidenceFor('今天的股市行情怎么样').evidence).toEqual([]);
   });
 
+  it('weighs a question by its characters, so the seams between its words weigh nothing', () => {
+    // 区分了解别人 also yields 分了 and 解别, which no passage has; they must not drown the words.
+    const question = new QuestionMatcher('区分了解别人和了解自己、战胜别人和战胜自己', lib.retrieval);
+    expect(question.match('ddj.33').coverage).toBeGreaterThan(0.5);
+    expect(evidenceFor('老子说了解别人是聪明，了解自己才是什么？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 33');
+  });
+
+  it('matches a question that tells a situation first by what it asks, too', () => {
+    expect(askingSentence('我总是后悔以前做错的事，走不出来。 悔?')).toBe('悔');
+    expect(askingSentence('上善若水是什么意思')).toBeUndefined();
+    // The story (promotion, feeling full of oneself) uses words no classic has; the asking
+    // sentence (how to behave once the work is done) reaches 功遂身退 and its kin.
+    const { evidence } = evidenceFor('我升职以后有点骄傲，道德经有什么提醒？');
+    expect(evidence.map((e) => e.passage.locator)).toEqual(expect.arrayContaining(['Daodejing 9']));
+  });
+
+  it('still keeps out what the classics do not speak to', () => {
+    for (const q of ['王阳明会怎么评价ChatGPT？', '孔子对减肥有什么看法？', 'What does the Analects say about football?', '道德经里有没有讲怎么养狗？']) {
+      expect(evidenceFor(q).evidence).toEqual([]);
+    }
+  });
+
   it('drops function characters from the content it matches', () => {
     expect(contentTerms('什么是上善若水')).toEqual(expect.arrayContaining(['上善', '善若', '若水']));
     expect(contentTerms('什么是上善若水')).not.toContain('什么');
@@ -75,6 +108,15 @@ describe('Claim, Binding, Trust, Conflict, Filter', () => {
         expect(text.slice(span.start, span.end)).toBe(span.quote);
       }
     }
+  });
+
+  it('does not let a disputed claim take the place of an undisputed one', () => {
+    // claim.ddj.48.1 is one side of a significant conflict (learning); Daodejing 48 still has
+    // undisputed claims to answer with if the Conflict step drops it.
+    const passage = lib.knowledge.passageByLocator.get('Daodejing 48')!;
+    const claims = gatherClaims([{ passage, basis: 'reference', relevance: 1 }], lib.knowledge, intentOf('Daodejing 48'), 1);
+    expect(claims.map((c) => c.id)).toContain('claim.ddj.48.1');
+    expect(claims.filter((c) => !(lib.knowledge.conflictsByClaim.get(c.id) ?? []).some((x) => x.severity === 'significant'))).toHaveLength(1);
   });
 
   it('gives the answer the weakest trust level it rests on', () => {
