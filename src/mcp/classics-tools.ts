@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { answerIlluminate } from '../classics/illumination/illuminate.js';
-import { buildInsights } from '../classics/illumination/insights.js';
+import { buildInsightsGrouped } from '../classics/illumination/insights.js';
 import { IlluminateAnswerSchema, InsightBundleSchema } from '../classics/illumination/schemas.js';
 import { runRuntime } from '../classics/runtime/modes.js';
 import { ownerFor } from '../classics/runtime/personal-graph.js';
@@ -70,7 +70,7 @@ export const CLASSICS_TOOLS: ToolDef[] = [
     output: InsightBundleSchema,
     style: 'classics',
     readOnly: true,
-    run: (args, _caller, { lib, ledger }) => buildInsights(args, lib, { requestId: `in_${randomUUID()}`, ledger }),
+    run: (args, _caller, { lib, ledger }) => buildInsightsGrouped(args, lib, { requestId: `in_${randomUUID()}`, ledger }),
   }),
   defineTool({
     name: 'runtime_lookup',

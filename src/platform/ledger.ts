@@ -71,6 +71,11 @@ export interface LedgerStore {
   appendMany(inputs: AppendInput[]): LedgerRow[];
   enqueue(input: AppendInput): void;
   flush(): void;
+  /**
+   * Appends in one transaction with the other rows given during the same turn of the event loop;
+   * resolves with the row once that transaction is committed (durable), rejects if it fails.
+   */
+  appendGrouped(input: AppendInput): Promise<LedgerRow>;
   latest(kind: string, recordId: string): LedgerRow | undefined;
   history(kind: string, recordId: string): LedgerRow[];
   list(kind: string, options?: { limit?: number; beforeSeq?: number; newestFirst?: boolean }): LedgerRow[];
@@ -84,6 +89,7 @@ export interface LedgerStore {
 
 export class SqliteLedger implements LedgerStore {
   private queue: AppendInput[] = [];
+  private grouped: { input: AppendInput; resolve: (row: LedgerRow) => void; reject: (error: unknown) => void }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly insert;
   private readonly maxVersion;
@@ -160,6 +166,26 @@ export class SqliteLedger implements LedgerStore {
     const batch = this.queue;
     this.queue = [];
     this.appendMany(batch);
+  }
+
+  appendGrouped(input: AppendInput): Promise<LedgerRow> {
+    return new Promise((resolve, reject) => {
+      this.grouped.push({ input, resolve, reject });
+      // setImmediate runs after this turn's I/O callbacks: every request handled in the same turn
+      // joins the transaction.
+      if (this.grouped.length === 1) setImmediate(() => this.commitGrouped());
+    });
+  }
+
+  private commitGrouped(): void {
+    const batch = this.grouped;
+    this.grouped = [];
+    try {
+      const rows = this.appendMany(batch.map((b) => b.input));
+      batch.forEach((b, i) => b.resolve(rows[i]!));
+    } catch (error) {
+      for (const b of batch) b.reject(error);
+    }
   }
 
   latest(kind: string, recordId: string): LedgerRow | undefined {

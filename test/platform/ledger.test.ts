@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../src/platform/db.js';
 import { SqliteLedger } from '../../src/platform/ledger.js';
 import { tempDir } from '../helpers.js';
@@ -52,6 +52,33 @@ describe('ledger', () => {
     expect(() => ledger.currentWhere('issue', "x') OR 1=1 --", 'f1')).toThrow(/not a body field/);
     const plan = db!.prepare(`EXPLAIN QUERY PLAN SELECT * FROM ledger WHERE kind = 'issue' AND json_extract(body, '$.fingerprint') = 'f1'`).all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/ledger_kind_fingerprint/);
+  });
+
+  it('commits the rows given in one turn of the event loop in one transaction, then resolves', async () => {
+    const { ledger } = ledgerIn();
+    const many = vi.spyOn(ledger, 'appendMany');
+    const pending = ['a', 'b', 'c'].map((id) => ledger.appendGrouped({ kind: 'snapshot', recordId: id, actor: 'system:test', body: { id } }));
+    // Nothing is written before the turn ends, so nothing has been acknowledged either.
+    expect(ledger.latest('snapshot', 'a')).toBeUndefined();
+    const rows = await Promise.all(pending);
+    expect(many).toHaveBeenCalledTimes(1);
+    expect(rows.map((r) => r.seq)).toEqual([1, 2, 3]);
+    expect(ledger.latest('snapshot', 'c')?.body).toEqual({ id: 'c' });
+    expect(ledger.verify().ok).toBe(true);
+    // A later turn is a new transaction.
+    await ledger.appendGrouped({ kind: 'snapshot', recordId: 'd', actor: 'system:test', body: {} });
+    expect(many).toHaveBeenCalledTimes(2);
+  });
+
+  it('rejects every row of a grouped transaction that fails, and writes none of them', async () => {
+    const { ledger } = ledgerIn();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const good = ledger.appendGrouped({ kind: 'snapshot', recordId: 'ok', actor: 'system:test', body: {} });
+    const bad = ledger.appendGrouped({ kind: 'snapshot', recordId: 'bad', actor: 'system:test', body: cyclic });
+    await expect(good).rejects.toThrow();
+    await expect(bad).rejects.toThrow();
+    expect(ledger.count()).toBe(0);
   });
 
   it('refuses UPDATE and DELETE at the database level', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { saveSnapshot } from '../../governance/evolution/snapshots.js';
+import { saveNewSnapshotGrouped, saveSnapshot } from '../../governance/evolution/snapshots.js';
 import { ServiceError } from '../../platform/errors.js';
 import type { LedgerStore } from '../../platform/ledger.js';
 import type { Library } from '../library.js';
@@ -90,7 +90,7 @@ function readSituation(context: string, packIds: string[], lang: 'zh' | 'en', li
   }).value;
 }
 
-export function buildInsights(req: InsightRequestInput, lib: Library, opts: { requestId: string; ledger: LedgerStore }) {
+function composeInsights(req: InsightRequestInput, lib: Library, opts: { requestId: string }): Record<string, unknown> {
   const k = lib.knowledge;
   const text = req.userText?.trim() || req.contextSummary?.trim() || '';
   if (!text) throw new ServiceError(400, 'INVALID_REQUEST', 'body.userText: userText or contextSummary is required');
@@ -104,18 +104,13 @@ export function buildInsights(req: InsightRequestInput, lib: Library, opts: { re
     evidenceFragments: (req.evidenceFragments ?? []).map((f) => ({ fragmentId: f.fragmentId, used: false, reason: 'not used' })),
   };
 
-  const store = (bundle: Record<string, unknown>) => {
-    const snapshot = saveSnapshot(opts.ledger, { payload: JSON.stringify(bundle), kind: 'insights' });
-    return { ...bundle, outputSnapshotId: snapshot.snapshotId };
-  };
-
   if (req.userDisabledClassics) {
-    return store({ ...base, classicModuleUsed: false, noUseReason: 'USER_DISABLED', situationIds: [], integratedPacks: [], insights: [], actions: [], limitations: ['the user switched the classics module off'] });
+    return { ...base, classicModuleUsed: false, noUseReason: 'USER_DISABLED', situationIds: [], integratedPacks: [], insights: [], actions: [], limitations: ['the user switched the classics module off'] };
   }
   const verdict = lib.gate.evaluate(text, lang);
   if (!verdict.allowed) {
     const risk = verdict.category === 'crisis' ? 'high' : ['medical', 'psychological', 'legal', 'financial'].includes(verdict.category ?? '') ? 'medium' : 'low';
-    return store({
+    return {
       ...base,
       classicModuleUsed: false,
       noUseReason: 'GATE_BLOCKED',
@@ -126,7 +121,7 @@ export function buildInsights(req: InsightRequestInput, lib: Library, opts: { re
       insights: [],
       actions: [],
       limitations: [verdict.message ?? 'blocked by the Gate'],
-    });
+    };
   }
 
   const context = [text, ...(req.structuredContext?.detectedTopics ?? []), ...(req.structuredContext?.detectedChanges ?? []), ...(req.structuredContext?.detectedQuestions ?? [])].join('\n');
@@ -192,7 +187,28 @@ export function buildInsights(req: InsightRequestInput, lib: Library, opts: { re
     actions,
   };
   if (req.synthesize) Object.assign(bundle, synthesize(lib, lang, situation, used, concepts.map((c) => c.id), actions, path));
-  return store(bundle);
+  return bundle;
+}
+
+/**
+ * Insights for one request, stored as a snapshot before they are returned (synchronous write;
+ * for callers inside a synchronous flow, such as the runtime's report_support mode).
+ */
+export function buildInsights(req: InsightRequestInput, lib: Library, opts: { requestId: string; ledger: LedgerStore }) {
+  const bundle = composeInsights(req, lib, opts);
+  const snapshot = saveSnapshot(opts.ledger, { payload: JSON.stringify(bundle), kind: 'insights' });
+  return { ...bundle, outputSnapshotId: snapshot.snapshotId };
+}
+
+/**
+ * buildInsights for the request handlers: the snapshot is written in one transaction with the
+ * other snapshots of the same turn of the event loop, and the bundle is returned once it is on
+ * disk, so concurrent requests share a disk flush instead of queueing one each.
+ */
+export async function buildInsightsGrouped(req: InsightRequestInput, lib: Library, opts: { requestId: string; ledger: LedgerStore }) {
+  const bundle = composeInsights(req, lib, opts);
+  const snapshot = await saveNewSnapshotGrouped(opts.ledger, { value: bundle, kind: 'insights' });
+  return { ...bundle, outputSnapshotId: snapshot.snapshotId };
 }
 
 function synthesize(

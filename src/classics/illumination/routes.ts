@@ -7,7 +7,7 @@ import { errorResponses } from '../../platform/openapi.js';
 import type { Library } from '../library.js';
 import * as S from '../schemas.js';
 import { answerIlluminate } from './illuminate.js';
-import { buildInsights } from './insights.js';
+import { buildInsightsGrouped } from './insights.js';
 import { IlluminateAnswerSchema, InsightBundleSchema } from './schemas.js';
 
 const V1 = '/api/classics/v1';
@@ -46,6 +46,6 @@ export async function illuminationRoutes(app: FastifyInstance, opts: { lib: Libr
         response: { 200: InsightBundleSchema, ...errors },
       },
     },
-    async (request) => buildInsights(request.body, lib, { requestId: `in_${randomUUID()}`, ledger }) as never,
+    async (request) => (await buildInsightsGrouped(request.body, lib, { requestId: `in_${randomUUID()}`, ledger })) as never,
   );
 }

@@ -51,6 +51,18 @@ export function saveSnapshot(
   return { snapshotId, kind: row.kind, payload: row.payload, sha256: row.sha256, createdAt: row.updatedAt };
 }
 
+/**
+ * Stores `value` as JSON under a new id in the ledger's next grouped transaction (see
+ * LedgerStore.appendGrouped) and resolves once it is on disk. The payload is serialised here, so
+ * it is a JSON text by construction.
+ */
+export async function saveNewSnapshotGrouped(ledger: LedgerStore, input: { value: unknown; kind: string }, actor = 'system:classics-service'): Promise<StoredSnapshot> {
+  const payload = JSON.stringify(input.value);
+  const body: SnapshotBody = { snapshotId: store(ledger).newId(), kind: input.kind, payload, sha256: sha256(payload) };
+  const row = await ledger.appendGrouped({ kind: KIND.snapshot, recordId: body.snapshotId, actor, body });
+  return { ...body, createdAt: row.createdAt };
+}
+
 /** The snapshot as first stored, or undefined: never a fallback. */
 export function loadSnapshot(ledger: LedgerStore, snapshotId: string): StoredSnapshot | undefined {
   const first = store(ledger).history(snapshotId)[0];
