@@ -12,12 +12,13 @@
  * after a run of GET /api/classics/v1/ready on the same server, so every scenario has a ratio to
  * ready measured under the same machine load: atlas search, lookup and graph; trusted query (an
  * answer and an abstention); illuminate; insights with synthesize; one governance write. The
- * answering scenarios then run again on a second server with the answer cache off
- * (ANSWER_CACHE_ENTRIES=0), so the table shows both a repeated question and a new one.
+ * answering scenarios then run again on a second server with the result cache off
+ * (RESULT_CACHE_ENTRIES=0), so the table shows both a repeated question and a new one.
  *
  * Scale mode generates packs with `npm run atlas:synth`, starts the server on each (PACKS_DIR a
- * temporary folder with the atlas pack and a link to packs/classics), and records spawn-to-ready
- * time, RSS at ready and after the runs (VmRSS), and search and graph throughput and latency.
+ * temporary folder with the atlas pack and a link to packs/classics; result cache off), and
+ * records spawn-to-ready time, RSS at ready and after the runs (VmRSS), and search and graph
+ * throughput and latency.
  *
  * Results: bench/results/latest.json (each mode keeps the other's last results) and a markdown
  * table on stdout.
@@ -100,10 +101,10 @@ async function standard() {
   } finally {
     await server.stop();
   }
-  // The same answering scenarios with the answer cache off: every request runs the whole
+  // The same answering scenarios with the result cache off: every request runs the whole
   // pipeline, as a question nobody has asked before does.
-  const computing = await startServer({ root: ROOT, packId, env: { ANSWER_CACHE_ENTRIES: '0' } });
-  log('\nanswer cache off (ANSWER_CACHE_ENTRIES=0): every request computed');
+  const computing = await startServer({ root: ROOT, packId, env: { RESULT_CACHE_ENTRIES: '0' } });
+  log('\nresult cache off (RESULT_CACHE_ENTRIES=0): every request computed');
   try {
     const { scenarios } = await standardScenarios(computing.base, ROOT, packId);
     const answering = scenarios.filter((s) => /^(trusted query|illuminate|insights)/.test(s.name)).map((s) => ({ ...s, name: `${s.name}, computed` }));
@@ -126,7 +127,8 @@ async function scale() {
       log(`\n${fmt(n)} entities: generating the pack (npm run atlas:synth)...`);
       execFileSync('npm', ['run', '--silent', 'atlas:synth', '--', '--entities', String(n), '--out', packDir], { cwd: ROOT, stdio: 'ignore' });
       const inputs = atlasInputs(packDir);
-      const server = await startServer({ root: ROOT, packsDir, packId });
+      // The cost curve is of computing a search, not of answering a repeated one.
+      const server = await startServer({ root: ROOT, packsDir, packId, env: { RESULT_CACHE_ENTRIES: '0' } });
       log(`  spawn to ready: ${server.readyMs} ms (atlas ${server.atlasReadyMs} ms), RSS ${server.rssMb} MB`);
       try {
         if (WARMUP > 0) {

@@ -79,7 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Loading and indexing the packs is synchronous work: do it before the overload monitor starts
   // sampling the event loop, so start-up never reads as overload.
-  const lib = openLibrary(config.packsDir, { answerCacheEntries: config.answerCacheEntries });
+  const lib = openLibrary(config.packsDir, { answerCacheEntries: config.resultCacheEntries });
   // The passage index builds in slices once the server is up, off the start-up path.
   app.addHook('onReady', async () => {
     void lib.retrieval.warm();
@@ -88,7 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(platformPlugin, { ctx });
   await app.register(classicsPlugin, { ctx, lib });
   // One atlas pack and one usage meter, served over REST and MCP alike (a reload reaches both).
-  const atlas = { store: new AtlasStore(config.packsDir, config.atlasPackId), usage: new UsageMeter(db) };
+  const atlas = { store: new AtlasStore(config.packsDir, config.atlasPackId, { searchCacheEntries: config.resultCacheEntries }), usage: new UsageMeter(db) };
   await app.register(atlasPlugin, { ctx, ...atlas });
   await app.register(mcpPlugin, { ctx, lib, ...atlas });
   return app;

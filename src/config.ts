@@ -26,7 +26,7 @@ const EnvSchema = z.object({
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   ATLAS_PACK_ID: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and hyphens').default('design-history'),
   BILLING_PLAN: z.string().optional(),
-  ANSWER_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2048),
+  RESULT_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2048),
 });
 
 /** Price list for the monthly atlas bill: requests per key and endpoint class, per calendar month. */
@@ -57,8 +57,8 @@ export interface Config {
   bodyLimitBytes: number;
   maxEventLoopDelayMs: number;
   atlasPackId: string;
-  /** Trusted-query and illumination answers kept per loaded release (0: none). */
-  answerCacheEntries: number;
+  /** Results of repeated read requests kept: classics answers per release, atlas searches per pack (0: none). */
+  resultCacheEntries: number;
   billingPlan: BillingPlan;
   /** True when the tokens above were generated for local development rather than configured. */
   devCredentials: boolean;
@@ -111,7 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     atlasPackId: e.ATLAS_PACK_ID,
-    answerCacheEntries: e.ANSWER_CACHE_ENTRIES,
+    resultCacheEntries: e.RESULT_CACHE_ENTRIES,
     billingPlan,
     devCredentials: false,
   };

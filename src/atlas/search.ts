@@ -156,6 +156,11 @@ class TopK {
 
 const NAME_FIELDS: SearchField[] = ['displayName', 'aliases', 'slug', 'id'];
 
+interface IndexOptions {
+  /** Recent queries whose results are kept (default 1024; 0 computes every search). */
+  searchCacheEntries?: number;
+}
+
 export class SearchIndex {
   /** Names, aliases, slug and id: prefix and fuzzy matching. */
   private readonly names: MiniSearch<Entity>;
@@ -166,9 +171,14 @@ export class SearchIndex {
    * Recent results by query. An index belongs to one loaded pack and never changes (a reload
    * builds a new one), so a repeated search (autocomplete, a popular name) is answered from here.
    */
-  private readonly recent = new LRUCache<string, SearchHit[]>({ max: 1024 });
+  private readonly recent: LRUCache<string, SearchHit[]> | undefined;
 
-  private constructor(private readonly entities: ReadonlyMap<string, Entity>) {
+  private constructor(
+    private readonly entities: ReadonlyMap<string, Entity>,
+    options: IndexOptions,
+  ) {
+    const cached = options.searchCacheEntries ?? 1024;
+    this.recent = cached > 0 ? new LRUCache<string, SearchHit[]>({ max: cached }) : undefined;
     const common = {
       idField: 'id',
       storeFields: [],
@@ -181,14 +191,14 @@ export class SearchIndex {
   }
 
   /** Builds the index in time slices that give the event loop back (see steps.ts). */
-  static build(entities: ReadonlyMap<string, Entity>): Promise<SearchIndex> {
-    const index = new SearchIndex(entities);
+  static build(entities: ReadonlyMap<string, Entity>, options: IndexOptions = {}): Promise<SearchIndex> {
+    const index = new SearchIndex(entities, options);
     return runAsync(index.fill()).then(() => index);
   }
 
   /** Synchronous build, for tests and small packs. */
-  static buildSync(entities: ReadonlyMap<string, Entity>): SearchIndex {
-    const index = new SearchIndex(entities);
+  static buildSync(entities: ReadonlyMap<string, Entity>, options: IndexOptions = {}): SearchIndex {
+    const index = new SearchIndex(entities, options);
     runSync(index.fill());
     return index;
   }
@@ -218,11 +228,12 @@ export class SearchIndex {
 
   /** The hits for a query; callers share the returned array and must not change it. */
   search(query: SearchQuery): SearchHit[] {
+    if (!this.recent) return this.compute(query);
     const key = JSON.stringify([exactKey(query.q), query.scope ? [...new Set(query.scope)].sort() : [], query.limit]);
-    const known = this.recent.get(key);
+    const known = this.recent?.get(key);
     if (known) return known;
     const hits = this.compute(query);
-    this.recent.set(key, hits);
+    this.recent?.set(key, hits);
     return hits;
   }
 

@@ -51,8 +51,8 @@ export interface ReloadResult {
 }
 
 /** Builds the served object for a validated pack. */
-export async function buildAtlas(pack: Pack): Promise<Atlas> {
-  const search = await SearchIndex.build(pack.entities);
+export async function buildAtlas(pack: Pack, options: { searchCacheEntries?: number } = {}): Promise<Atlas> {
+  const search = await SearchIndex.build(pack.entities, options);
   const graph = await GraphIndex.build(pack.entities, pack.relationships.values());
   return Object.freeze({ pack, search, graph, loadedAt: new Date().toISOString() });
 }
@@ -68,6 +68,7 @@ export class AtlasStore {
   constructor(
     private readonly packsDir: string,
     packId: string,
+    private readonly options: { searchCacheEntries?: number } = {},
   ) {
     this.packId = packId;
   }
@@ -96,7 +97,7 @@ export class AtlasStore {
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new PackNotFoundError(packId);
       const result = await loadPack(dir, packId);
       if (!result.ok) throw new PackInvalidError(packId, result.errors);
-      const next = await buildAtlas(result.pack);
+      const next = await buildAtlas(result.pack, this.options);
       const previous = this.served?.pack.version ?? null;
       this.served = next;
       this.packId = packId;

@@ -119,6 +119,9 @@ describe('search', () => {
     // The scope and the limit are part of the query: a cached answer for one never serves the other.
     expect(fresh.search({ q: 'bauhaus', scope: ['place'], limit: 5 }).every((h) => h.kind === 'place')).toBe(true);
     expect(fresh.search({ q: 'bauhaus', limit: 1 })).toHaveLength(1);
+    // With the cache off every search is computed, to the same hits.
+    const uncached = SearchIndex.buildSync(pack.entities, { searchCacheEntries: 0 });
+    expect(uncached.search({ q: 'Bauhaus', scope: ['place', 'organization'], limit: 5 })).toEqual(first);
   });
 
   it('maps engine scores monotonically below 0.99', () => {

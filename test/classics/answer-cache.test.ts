@@ -44,7 +44,7 @@ describe('answers served through the cache', () => {
   let uncached: TestApp;
   const headers = auth(TOKENS.classics);
   beforeAll(async () => {
-    [cached, uncached] = await Promise.all([makeApp(), makeApp({ answerCacheEntries: 0 })]);
+    [cached, uncached] = await Promise.all([makeApp(), makeApp({ resultCacheEntries: 0 })]);
   });
   afterAll(async () => {
     await Promise.all([cached.close(), uncached.close()]);
