@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import MiniSearch, { type SearchResult } from 'minisearch';
 import type { Knowledge } from './packs.js';
 import type { Concept, Passage, Situation, Tradition } from './model.js';
-import { cjkGrams, englishTerms, type Lexicon, normalize, questionTerms, STOP, terms } from './text.js';
+import { cjkGrams, englishTerms, type Lexicon, MODERN_WORDS, normalize, questionTerms, STOP, terms } from './text.js';
 
 export interface RetrievalScope {
   /** Pack ids to search; undefined means every pack. */
@@ -60,7 +60,22 @@ const TRADITION_NAMES: Record<string, Tradition> = {
 const ORDINARY_WORDS = new Set(
   ('意思 知道 道理 味道 道歉 时候 时间 小时 有时 当时 同时 平时 常常 非常 经常 通常 正常 日常 明白 明天 说明 聪明 证明 明显 信息 短信 微信 理解 处理 管理 道德 容易 反正 反而 反对 相反 命令 生命 拼命 业务 作业 毕业 就业 行业 事业 专业 企业 学校 同学 大学 上学 放学 空间 空调 有空 天空 空气 孝顺 礼物 礼拜 仁慈 义务 意义 主义 定义 忠实 勇敢 谦虚 改革 皮革 和平 温和 暖和 在意 意见 同意 注意 满意 意外 生意 故意 愿意 主意 光明 明星 文明 发明 清明 信任 自信 相信 理由 理想 合理 道路 报道 频道 ' +
     // Modern words holding 学, 理, 道, 德, 易, 常, 明, 反, 礼 as something else (科学, 真理, 难道, 德国).
-    '科学 数学 哲学 文学 力学 学生 学者 学术 学期 学费 学历 留学 治理 真理 心理 物理 地理 理论 整理 经理 伦理 推理 理财 护理 修理 办理 清理 难道 渠道 轨道 通道 街道 德国 贸易 交易 常见 常识 异常 明年 明确 反应 反馈 反复 违反 婚礼 典礼 用意'
+    '科学 数学 哲学 文学 力学 学生 学者 学术 学期 学费 学历 留学 治理 真理 心理 物理 地理 理论 整理 经理 伦理 推理 理财 护理 修理 办理 清理 难道 渠道 轨道 通道 街道 德国 贸易 交易 常见 常识 异常 明年 明确 反应 反馈 反复 违反 婚礼 典礼 用意 ' +
+    // Everyday and technical words around the other one-character names: 空 in 太空 (outer space),
+    // 反 in 单反 (a camera), 业 in 创业, 命 in 革命, 信 in 信用卡, 易 in 轻易, 理 in 助理.
+    '空落 空虚 空荡 太空 航空 空军 空白 空闲 空中 高空 真空 落空 时空 空姐 领空 空洞 空话 抽空 空手 ' +
+    '单反 反感 造反 反抗 反击 反驳 反转 反弹 反差 反正 ' +
+    '产业 商业 工业 农业 营业 职业 业余 创业 物业 失业 业绩 学业 家业 业主 副业 ' +
+    '革命 命名 任命 要命 命中 玩命 致命 救命 人命 寿命 算命 ' +
+    '信用 信号 书信 来信 写信 信封 信件 迷信 ' +
+    '简易 不易 轻易 易于 ' +
+    '理发 理会 代理 助理 总理 理性 原理 条理 理科 生理 受理 料理 打理 理睬 讲理 无理 有理 ' +
+    '意识 意味 创意 好意 恶意 随意 意志 意愿 心意 乐意 中意 大意 特意 刻意 执意 意料 意向 示意 ' +
+    '地道 霸道 公道 厚道 一道 车道 跑道 赛道 管道 隧道 称道 ' +
+    '明朝 明代 明清 透明 简明 表明 声明 鲜明 精明 明亮 分明 明知 ' +
+    '平常 时常 往常 常规 常用 照常 家常 ' +
+    '礼品 礼金 送礼 彩礼 礼堂 含义 名义 义工 讲义 广义 狭义 慈善 吝啬 ' +
+    '学院 学位 学会 小学 中学 化学 医学 法学 学车'
   ).split(' '),
 );
 
@@ -73,6 +88,9 @@ const GRAMMATICAL = new Set(['和', '时']);
 function ordinaryWordAt(n: string, at: number): boolean {
   return ORDINARY_WORDS.has(n.slice(at - 1, at + 1)) || ORDINARY_WORDS.has(n.slice(at, at + 2));
 }
+
+/** Where a sentence ends, in Han text and in English (a full stop before a space or the end). */
+export const SENTENCE_END = /[。！？；!?;]|\.(?=\s|$)/u;
 
 const CLASSIC_TITLES = /道德经|金刚经|金刚般若波罗蜜经|论语|易经|周易|传习录|王阳明|阳明|老子|孔子|夫子|佛陀|daodejing|tao te ching|diamond sutra|analects|i ching|yijing|book of changes|chuanxilu|wang yangming|yangming|laozi|confucius|buddha/g;
 
@@ -112,18 +130,21 @@ export class Retrieval {
    */
   private readonly engineResults: LRUCache<string, SearchResult[]>;
   private readonly conceptsFound = new LRUCache<string, Concept[]>({ max: 512 });
+  private readonly sentences = new LRUCache<string, Set<string>[]>({ max: 2_048 });
   private readonly conceptsByPassage = new Map<string, Set<string>>();
   private readonly aliasIndex: AliasEntry[] = [];
   private readonly situationIndex: MiniSearch<{ id: string; text: string }>;
   private readonly situationTerms = new Map<string, Set<string>>();
   /** Words of two or more Han characters a question is cut at: synonyms and concept names. */
-  readonly lexicon: Lexicon = { words: new Set(), longest: 0 };
+  readonly lexicon: Lexicon = { words: new Set(), longest: 0, starts: new Set() };
   /**
    * The synonym groups (packs/classics/core/synonyms.json) as terms: each word of a group as the
    * terms a text must have to contain it (a Han word's bigrams, or its one character; an English
    * word's stems). They bridge a question's modern words and the classics' own (了解 ~ 知,
    * leader ~ ruler), in retrieval and in the evidence floor alike.
    */
+  /** The synonym groups (by index) that hold each term. */
+  private readonly groupsByTerm = new Map<string, number[]>();
   private readonly synonymGroups: {
     label: string;
     words: string[];
@@ -162,11 +183,13 @@ export class Retrieval {
       }
     }
     this.aliasIndex.sort((a, b) => b.alias.length - a.alias.length);
-    for (const word of [...k.synonyms.flat(), ...k.concepts.flatMap(conceptNames)]) {
+    // Modern everyday words cut a question too (see MODERN_WORDS and ORDINARY_WORDS).
+    for (const word of [...k.synonyms.flat(), ...k.concepts.flatMap(conceptNames), ...MODERN_WORDS, ...ORDINARY_WORDS]) {
       const n = normalize(word).trim();
       const length = Array.from(n).length;
       if (length >= 2 && /^\p{Script=Han}+$/u.test(n)) {
         this.lexicon.words.add(n);
+        this.lexicon.starts!.add(Array.from(n).slice(0, 2).join(''));
         this.lexicon.longest = Math.max(this.lexicon.longest, length);
       }
     }
@@ -180,6 +203,10 @@ export class Retrieval {
         return { word, single: false, english: new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) };
       }),
     }));
+
+    this.synonymGroups.forEach((g, i) => {
+      for (const t of g.alternatives.flat()) this.groupsByTerm.set(t, [...new Set([...(this.groupsByTerm.get(t) ?? []), i])]);
+    });
 
     this.documents = k.passages.map((p) => ({
       id: p.id,
@@ -312,7 +339,7 @@ export class Retrieval {
    * Life situations the text describes, by how people phrase them: each with the share of the
    * text's (rarity-weighted) terms that its phrasings, title and tension contain.
    */
-  matchSituations(text: string, limit = 3, contentTerms?: string[]): { situation: Situation; coverage: number }[] {
+  matchSituations(text: string, limit = 3, contentTerms?: string[]): { situation: Situation; coverage: number; matched: number }[] {
     const base = contentTerms ?? [...new Set(terms(text))];
     // Each word also counts as matched when a synonym of it is in the situation (dad ~ father ~ 爸).
     const groups = this.groupsMentioned(text);
@@ -328,12 +355,14 @@ export class Retrieval {
       .map((r) => {
         const own = this.situationTerms.get(r.id as string)!;
         const coverage = queryTerms.reduce((sum, t, i) => sum + (own.has(t) ? weights[i]! : 0), 0) / (total || 1);
-
-        return { situation: this.k.situationById.get(r.id as string)!, coverage, score: r.score };
+        // How many of the text's terms the situation shares: one rare word alone ("car" in
+        // "change the oil in my car" and in "others buy houses and cars") is no situation.
+        const matched = queryTerms.filter((t) => own.has(t)).length;
+        return { situation: this.k.situationById.get(r.id as string)!, coverage, matched, score: r.score };
       })
       .sort((a, b) => b.coverage - a.coverage || b.score - a.score || a.situation.id.localeCompare(b.situation.id))
       .slice(0, limit)
-      .map(({ situation, coverage }) => ({ situation, coverage }));
+      .map(({ situation, coverage, matched }) => ({ situation, coverage, matched }));
   }
 
   /**
@@ -377,7 +406,11 @@ export class Retrieval {
     const have = new Set(queryTerms);
     const units: QueryUnit[] = [];
     const byTerm = new Map<string, QueryUnit>();
-    for (const group of this.synonymGroups) {
+    // Only the groups holding one of the question's terms can match (in the groups' own order).
+    const candidates = new Set<number>();
+    for (const t of have) for (const g of this.groupsByTerm.get(t) ?? []) candidates.add(g);
+    for (const g of [...candidates].sort((a, b) => a - b)) {
+      const group = this.synonymGroups[g]!;
       const found = group.alternatives.filter((a) => a.every((t) => have.has(t)));
       if (!found.length) continue;
       const covers = [...new Set(found.flat())];
@@ -409,6 +442,30 @@ export class Retrieval {
     return carried(this.termsOf(passageId), unit);
   }
 
+  /**
+   * The terms of each sentence of a passage: of its text, its English rendering and each of its
+   * claim statements. A quote a question cites is carried within one sentence, not by words
+   * scattered over a long passage.
+   */
+  sentenceTerms(passageId: string): Set<string>[] {
+    let out = this.sentences.get(passageId);
+    if (!out) {
+      const p = this.k.passageById.get(passageId);
+      const claims = (this.k.claimsByPassage.get(passageId) ?? []).flatMap((c) => [c.statement_zh, c.statement_en]);
+      out = [p?.text ?? '', p?.en ?? '', ...new Set(claims)]
+        .flatMap((text) => text.split(SENTENCE_END))
+        .map((sentence) => new Set(terms(sentence)))
+        .filter((set) => set.size > 0);
+      this.sentences.set(passageId, out);
+    }
+    return out;
+  }
+
+  /** A passage's text in normal form (see normalize). */
+  textOf(passageId: string): string {
+    return this.stats().normalizedText.get(passageId) ?? '';
+  }
+
   /** The terms a passage is indexed under (its text, English rendering and claim statements). */
   termsOf(passageId: string): Set<string> {
     return this.stats().byPassage.get(passageId) ?? new Set();
@@ -433,14 +490,25 @@ export class Retrieval {
       all = this.passageIndex().search(engineQuery);
       this.engineResults.set(engineQuery, all);
     }
-    // The engine's best results within the scope; only the first few are ranked further.
+    // The engine's best results within the scope; only the first few are ranked further. A scope
+    // of several packs (a question comparing two classics) takes each pack's best, so that one
+    // classic's many passages do not crowd out the other's.
     const wanted = Math.max(limit * 4, 60);
+    const perPack = scope.packIds && scope.packIds.length > 1 ? new Map(scope.packIds.map((id) => [id, 0])) : undefined;
     const results: SearchResult[] = [];
     for (const r of all) {
       const p = this.k.passageById.get(r.id as string);
       if (!p) continue;
       if (scope.packIds && !scope.packIds.includes(p.packId)) continue;
       if (scope.traditions && !scope.traditions.includes(p.tradition)) continue;
+      if (perPack) {
+        const taken = perPack.get(p.packId)!;
+        if (taken >= wanted) continue;
+        perPack.set(p.packId, taken + 1);
+        results.push(r);
+        if ([...perPack.values()].every((n) => n >= wanted)) break;
+        continue;
+      }
       results.push(r);
       if (results.length >= wanted) break;
     }
@@ -466,7 +534,13 @@ export class Retrieval {
     });
     ranked.sort((a, b) => b.rank - a.rank || a.hit.passage.id.localeCompare(b.hit.passage.id));
     const hits = ranked.map((r) => r.hit);
-    return hits.slice(0, limit);
+    if (!perPack) return hits.slice(0, limit);
+    // Each pack of the scope keeps its share of the places; the rest go by rank.
+    const share = Math.floor(limit / perPack.size);
+    const kept = new Set<Hit>();
+    for (const id of perPack.keys()) for (const h of hits.filter((x) => x.passage.packId === id).slice(0, share)) kept.add(h);
+    for (const h of hits) if (kept.size < limit) kept.add(h);
+    return hits.filter((h) => kept.has(h));
   }
 }
 

@@ -7,7 +7,44 @@ const toSimplified = OpenCC.Converter({ from: 't', to: 'cn' });
 export const STOP = new Set([
   ...ENGLISH_STOPWORDS,
   ...'say says said tell tells mean means does did will would shall should can could may might must like just also get gets got make makes made thing things really much many even ever still yet let lets please want wants know knows think thinks anything something everything someone anyone one really'.split(' '),
+  // The same framing verbs inflected ("the saying goes", "telling", "once said"), which the
+  // stemmer would otherwise keep as content (sai, tell, onc).
+  ...'saying telling told meaning meant making getting wanting letting once somebody somewhere whatever whoever anybody when whenever where wherever'.split(' '),
 ]);
+
+/**
+ * Irregular English forms the stemmer leaves apart from their base (died -> di, dying -> dy,
+ * taught, spoke, children): a question's "dying" and a translation's "die" are one word.
+ */
+const IRREGULAR: Record<string, string> = {
+  died: 'die', dies: 'die', dying: 'die', lying: 'lie', lied: 'lie', lies: 'lie',
+  taught: 'teach', spoke: 'speak', spoken: 'speak', knew: 'know', known: 'know',
+  gave: 'give', given: 'give', went: 'go', gone: 'go', began: 'begin', begun: 'begin',
+  fought: 'fight', sought: 'seek', brought: 'bring', caught: 'catch', ran: 'run',
+  wrote: 'write', written: 'write', felt: 'feel', heard: 'hear', ate: 'eat', eaten: 'eat',
+  fell: 'fall', fallen: 'fall', grew: 'grow', grown: 'grow', held: 'hold', kept: 'keep',
+  met: 'meet', paid: 'pay', rose: 'rise', risen: 'rise', sat: 'sit', slept: 'sleep',
+  stood: 'stand', took: 'take', taken: 'take', understood: 'understand', won: 'win',
+  wept: 'weep', chose: 'choose', chosen: 'choose', forgot: 'forget', forgotten: 'forget',
+  hid: 'hide', hidden: 'hide', became: 'become', overcame: 'overcome', forgave: 'forgive',
+  forgiven: 'forgive', dealt: 'deal', children: 'child', men: 'man', women: 'woman',
+  feet: 'foot', teeth: 'tooth', wives: 'wife', lives: 'life', selves: 'self', thieves: 'thief',
+};
+
+/**
+ * Contractions as their words (isn't -> is not, he'd -> he): otherwise "isn't" leaves the
+ * non-word "isn" and "don't" the name-like "don". Curly apostrophes count as straight ones.
+ */
+function expandContractions(text: string): string {
+  if (!text.includes("'") && !text.includes('\u2019')) return text;
+  return text
+    .replace(/\u2019/g, "'")
+    .replace(/\bcan't\b/g, 'can not')
+    .replace(/\bwon't\b/g, 'will not')
+    .replace(/\bshan't\b/g, 'shall not')
+    .replace(/n't\b/g, ' not')
+    .replace(/'(?:s|d|ll|re|ve|m)\b/g, '');
+}
 
 /**
  * One request normalises the same question a dozen times (concepts, intent, Gate, retrieval,
@@ -57,9 +94,11 @@ export function cjkGrams(normalized: string): string[] {
 /** English content words, stemmed, without stopwords. */
 export function englishTerms(normalized: string): string[] {
   const out: string[] = [];
-  for (const word of normalized.match(WORD) ?? []) {
+  for (const word of expandContractions(normalized).match(WORD) ?? []) {
     if (STOP.has(word) || word.length < 2) continue;
-    out.push(stemmer(word));
+    const base = IRREGULAR[word];
+    if (base && STOP.has(base)) continue;
+    out.push(stemmer(base ?? word));
   }
   return out;
 }
@@ -85,8 +124,32 @@ const MODERN_FUNCTION_WORDS = new Set(
 
 export const isFunctionCharacter = (c: string) => ZH_FUNCTION.has(c);
 
+/**
+ * Common words of modern Chinese, known so that a modern question is cut at their edges: in
+ * 聪明的人喜欢水 the bigram 欢水 is a seam, so 水 stands as a word of its own (知者乐水); in
+ * 年轻人值得敬畏 neither 人值 nor 得敬 is taken for a word. They stay terms themselves.
+ */
+export const MODERN_WORDS: readonly string[] = (
+  '喜欢 喜爱 和谐 及时 与其 自我 我执 我相 人我 忘我 东西 现在 后来 以前 以后 之前 之后 值得 年轻 老人 孩子 父母 朋友 同事 领导 老板 公司 单位 部门 经理 下属 员工 ' +
+  '上班 加班 辞职 跳槽 升职 提拔 工资 收入 房子 结婚 离婚 恋爱 分手 家庭 家人 亲人 兄弟 姐妹 学校 老师 学生 考试 成绩 作业 ' +
+  '知识 能力 水平 问题 办法 方法 关系 影响 作用 情况 状态 心情 情绪 压力 烦恼 痛苦 希望 梦想 目标 计划 未来 过去 将来 机会 ' +
+  '坚持 放弃 错误 社会 世界 人生 生活 身体 健康 疾病 医院 医生 手机 电脑 网络 游戏 视频 电影 音乐 小说 打仗 战争 军队 武器 ' +
+  '吉利 别人 大家 人家 一切 所有 全部 一样 不同 相同 区别 特点 重要 主要 需要 应该 可能 能够 必须 马上 立刻 从来 永远 终于 ' +
+  '确实 真的 一般 普通 简单 复杂 困难 麻烦 厉害 愚蠢 善良 诚实 勇敢 谦虚 骄傲 自私 懒惰 勤奋 认真 讨厌 看见 看到 听到 听说 ' +
+  '以为 记得 忘记 发现 告诉 回答 提问 讨论 解释 描述 评价 批评 表扬 鼓励 帮助 支持 同意 拒绝 接受 面对 处理 解决 避免 控制 ' +
+  '改变 发展 提高 增加 减少 进步 不服 服气 带领 团队 合作 竞争 比赛 别的 其他 以及 关于 对于 通过 根据 按照 为了 除了 ' +
+  '怎样 为何 哪个 哪一 这句 那句 这段 一句 几句 说法 看法 想法 做法 态度 观点 思想 道理 意思 时候 地方 方面 部分 ' +
+  '应当 不能 不会 不要 不用 可以 还有 只有 已经 正在 曾经 刚刚 开始 结束 继续 完成 出现 发生 变成 成为 属于 包括 ' +
+  '比如 例如 总之 而是 不是 就要 要是 有人 没人 每个 每天 整天 一天 一生 一辈子 年纪 岁数 小时 今天 昨天 明天'
+).split(' ');
+
 /** Two function characters (什么), or a particle with anything (的人), make no word. */
 const noWord = (a: string, b: string) => (ZH_FUNCTION.has(a) && ZH_FUNCTION.has(b)) || PARTICLES.has(a) || PARTICLES.has(b);
+/**
+ * Conjunctions ("and", "or") and personal pronouns: a bigram with one (知和, 和行 in 知和行; 帮我,
+ * 我看 in 帮我看待) is a seam, unless it is a known word (和谐, 及时, 无我, 我相).
+ */
+const CONJUNCTIONS = new Set(Array.from('和与及或跟我你您他她它'));
 
 /** A question's Han terms with the positions of the characters each spans, and its English terms. */
 export interface AnalysedQuestion {
@@ -119,6 +182,7 @@ export function analyseQuestion(text: string, lexicon?: Lexicon): AnalysedQuesti
       if (spoken[i] || spoken[i + 1] || noWord(cs[i]!, cs[i + 1]!)) continue;
       // A bigram reaching across the edge of a known word is a seam (回死 in 颜回死).
       if (word[i] !== word[i + 1]) continue;
+      if ((CONJUNCTIONS.has(cs[i]!) || CONJUNCTIONS.has(cs[i + 1]!)) && word[i] === -1) continue;
       spans.push({ term: cs[i]! + cs[i + 1]!, at: [base + i, base + i + 1] });
       inWord[i] = inWord[i + 1] = true;
     }
@@ -133,6 +197,8 @@ export function analyseQuestion(text: string, lexicon?: Lexicon): AnalysedQuesti
 export interface Lexicon {
   words: Set<string>;
   longest: number;
+  /** The first two characters of every word: where no word starts, none is looked for. */
+  starts?: Set<string>;
 }
 
 /**
@@ -143,6 +209,10 @@ function knownWords(cs: string[], lexicon: Lexicon): number[] {
   const word = cs.map(() => -1);
   for (let i = 0; i < cs.length - 1; ) {
     let length = 0;
+    if (lexicon.starts && !lexicon.starts.has(cs[i]! + cs[i + 1]!)) {
+      i++;
+      continue;
+    }
     for (let l = Math.min(lexicon.longest, cs.length - i); l >= 2 && !length; l--) if (lexicon.words.has(cs.slice(i, i + l).join(''))) length = l;
     if (!length) {
       i++;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openLibrary, type Library } from '../../src/classics/library.js';
 import { Retrieval } from '../../src/classics/retrieval.js';
-import { cjkGrams, normalize, questionTerms, terms } from '../../src/classics/text.js';
+import { cjkGrams, englishTerms, normalize, questionTerms, terms } from '../../src/classics/text.js';
 
 let lib: Library;
 beforeAll(() => {
@@ -118,5 +118,73 @@ describe("a question's own words", () => {
     expect(ids('Who is the one that Laozi praises?')).not.toContain('concept.baoyi');
     expect(ids('What is the One in the Daodejing?')).toContain('concept.baoyi');
     expect(ids('what is the one in the daodejing')).toContain('concept.baoyi');
+  });
+});
+
+describe('English words', () => {
+  it('reads contractions as their words and irregular forms as their base', () => {
+    // "isn't" leaves no "isn", "don't" no "don"; "dying", "died" and "die" are one word.
+    expect(englishTerms("honest speech isn't elegant")).toEqual(['honest', 'speech', 'not', 'eleg']);
+    expect(englishTerms('what you don’t want')).not.toContain('don');
+    expect(englishTerms('dying')).toEqual(englishTerms('die'));
+    expect(englishTerms('died')).toEqual(englishTerms('die'));
+    expect(englishTerms('taught')).toEqual(englishTerms('teach'));
+  });
+
+  it('drops inflected framing verbs ("the saying", "once said", "telling")', () => {
+    expect(englishTerms('the saying he once told')).toEqual([]);
+  });
+});
+
+describe('modern questions', () => {
+  const words = (q: string) => questionTerms(q, lib.retrieval.lexicon);
+
+  it('cuts a modern question at the edges of everyday words, so a classical word stands alone', () => {
+    // 喜欢 is a known word: 欢水 is a seam, and 水 a word of its own (知者乐水).
+    expect(words('聪明的人喜欢水')).toEqual(expect.arrayContaining(['聪明', '喜欢', '水']));
+    expect(words('聪明的人喜欢水')).not.toContain('欢水');
+    // A conjunction joins two words, it makes none: 知和行 is 知 and 行.
+    expect(words('知和行不能分开')).toEqual(expect.arrayContaining(['知', '行']));
+    expect(words('知和行不能分开')).not.toContain('知和');
+    // A known word with a conjunction stays a word.
+    expect(words('和谐社会')).toContain('和谐');
+    // So does a pronoun: 帮我看待无常 has no 帮我 and no 我看, but 无我 is a word.
+    expect(words('帮我看待无常')).not.toEqual(expect.arrayContaining(['帮我']));
+    expect(words('帮我看待无常')).not.toContain('我看');
+    expect(words('金刚经讲无我')).toContain('无我');
+  });
+
+  it('does not take a concept name inside an everyday or technical word for the concept', () => {
+    const ids = (q: string) => lib.retrieval.detectConcepts(q).map((c) => c.id);
+    expect(ids('道德经里关于太空探索的论述')).not.toContain('concept.kong');
+    expect(ids('推荐几款单反相机')).not.toContain('concept.fan');
+    expect(ids('金刚经怎么讲空')).toContain('concept.kong');
+  });
+
+  it('bridges paraphrases to the words of the translations', () => {
+    // ruling a big country ~ governing a large state (国), frying ~ cooking (烹).
+    expect(top('ruling a big country is like frying a small fish', 3)).toContain('Daodejing 60');
+    // dawn ~ morning, nightfall ~ evening, dying ~ die.
+    expect(top('grasp the Way at dawn and be fine dying by nightfall', 3, { packIds: ['analects'] })).toContain('Analects 4.8');
+  });
+});
+
+describe('search scopes and situations', () => {
+  it('gives each pack of a several-pack scope its share of the results', () => {
+    const hits = lib.retrieval.search('How do the Daodejing and the Analects differ on learning?', { packIds: ['daodejing', 'analects'] }, 30);
+    expect(hits.filter((h) => h.passage.packId === 'daodejing').length).toBeGreaterThanOrEqual(10);
+    expect(hits.filter((h) => h.passage.packId === 'analects').length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('tells how many of the words a situation shares', () => {
+    // "car" alone is shared with "others buy houses and cars": one word, no situation.
+    const [first] = lib.retrieval.matchSituations('How do I change the oil in my car?', 1);
+    expect(first?.matched ?? 0).toBeLessThan(2);
+  });
+
+  it('keeps the terms of each sentence of a passage, its rendering and its claims', () => {
+    const sentences = lib.retrieval.sentenceTerms('ddj.8');
+    expect(sentences.some((s) => s.has('上善') && s.has('若水'))).toBe(true);
+    expect(sentences.length).toBeGreaterThan(3);
   });
 });

@@ -2,7 +2,7 @@ import type { Knowledge } from '../packs.js';
 import type { Claim, ConflictRecord, TrustLevel } from '../model.js';
 import { TRUST_ORDER } from '../model.js';
 import { displayLocator } from '../locators.js';
-import { normalize } from '../text.js';
+import { normalize, questionTerms, terms } from '../text.js';
 import type { Evidence } from './evidence.js';
 import type { Intent } from './intent.js';
 
@@ -34,6 +34,20 @@ function bestSentence(text: string, content: string): string {
   return best.replace(/^[\s“”‘’「」：:，,]+|[\s“”‘’「」]+$/gu, '') || best;
 }
 
+/** The terms of each curated claim's statements, kept: the claims do not change while loaded. */
+const claimTerms = new WeakMap<Claim, Set<string>>();
+function statementTerms(claim: Claim): Set<string> {
+  let out = claimTerms.get(claim);
+  if (!out) {
+    out = new Set(terms(`${claim.statement_zh} ${claim.statement_en}`));
+    claimTerms.set(claim, out);
+  }
+  return out;
+}
+
+/** How much a claim on a passage the question names by locator is preferred. */
+const REFERENCE_BONUS = 2;
+
 /**
  * Claim step: the curated claims bound to the evidence passages, best first (stronger trust,
  * more overlap with the question). A passage without curated claims still yields its own text as
@@ -43,21 +57,25 @@ export function gatherClaims(evidence: Evidence[], k: Knowledge, intent: Intent,
   const ids = new Set(evidence.map((e) => e.passage.id));
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   const q = normalize(intent.content);
+  const asked = questionTerms(intent.content);
   const scored: { claim: Claim; score: number }[] = [];
   const seen = new Set<string>();
   for (const e of evidence) {
+    // A passage the question names by its locator (hexagram 47, Analects 2.4) is what it asks about.
+    const named = e.basis === 'reference' ? REFERENCE_BONUS : 0;
     const curated = (k.claimsByPassage.get(e.passage.id) ?? []).filter((c) => c.evidence.every((span) => ids.has(span.passage_id)));
     for (const claim of curated) {
       if (seen.has(claim.id)) continue;
       if (claim.trust_level === 'T4' && intent.kind !== 'situational') continue;
       seen.add(claim.id);
       const overlap = (claim.concept_ids ?? []).filter((id) => conceptIds.has(id)).length;
-      const words = normalize(`${claim.statement_zh} ${claim.statement_en}`);
-      const termHits = q.split(/\s+/).filter((w) => w.length > 1 && words.includes(w)).length;
+      // The question's content words the statement has (not its "to" and "his").
+      const words = statementTerms(claim);
+      const termHits = asked.filter((t) => words.has(t)).length;
       const trustPenalty = TRUST_ORDER.indexOf(claim.trust_level);
       // A claim quoting the very words the question asks about comes first.
       const quoted = claim.evidence.some((span) => Array.from(span.quote).length >= 2 && q.includes(normalize(span.quote).replace(/[。，、；：！？“”]/g, ''))) ? 3 : 0;
-      scored.push({ claim, score: e.relevance * 4 + quoted + overlap + termHits * 0.5 - trustPenalty * 0.3 });
+      scored.push({ claim, score: e.relevance * 4 + named + quoted + overlap + termHits * 0.5 - trustPenalty * 0.3 });
     }
     if (!curated.some((c) => c.trust_level !== 'T4')) {
       const quote = bestSentence(e.passage.text, intent.content);
@@ -72,7 +90,7 @@ export function gatherClaims(evidence: Evidence[], k: Knowledge, intent: Intent,
         perspective: e.passage.tradition,
         evidence: [{ passage_id: e.passage.id, quote }],
       };
-      scored.push({ claim: auto, score: e.relevance * 4 - 0.5 });
+      scored.push({ claim: auto, score: e.relevance * 4 + named - 0.5 });
     }
   }
   scored.sort((a, b) => b.score - a.score || a.claim.id.localeCompare(b.claim.id));

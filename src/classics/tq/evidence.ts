@@ -1,8 +1,8 @@
 import type { Knowledge } from '../packs.js';
-import type { Passage, Tradition } from '../model.js';
-import { carried, type Hit, type QueryUnit, type Retrieval, type RetrievalScope } from '../retrieval.js';
-import { analyseQuestion, isFunctionCharacter, normalize, questionTerms } from '../text.js';
-import type { Intent } from './intent.js';
+import type { Concept, Passage, Tradition } from '../model.js';
+import { carried, type Hit, type QueryUnit, type Retrieval, type RetrievalScope, SENTENCE_END } from '../retrieval.js';
+import { analyseQuestion, englishTerms, isFunctionCharacter, normalize, questionTerms } from '../text.js';
+import { type Intent, namesClassic } from './intent.js';
 
 export interface Evidence {
   passage: Passage;
@@ -37,6 +37,13 @@ export class QuestionMatcher {
   /** The units some passage can carry: the only ones worth checking. */
   private readonly live: number[];
   readonly total: number;
+  /** The share of the question no passage can carry (see unknown()). */
+  readonly unknownShare: number;
+
+  /** How many of the question's units some passage can carry. */
+  get liveCount(): number {
+    return this.live.length;
+  }
 
   constructor(content: string, private readonly retrieval: Retrieval) {
     const { chars, spans, english } = analyseQuestion(content, retrieval.lexicon);
@@ -50,11 +57,33 @@ export class QuestionMatcher {
     this.unitEnglishWeight = this.units.map((u) => Math.max(0, ...u.covers.filter((t) => englishSet.has(t)).map((t) => retrieval.idf(t))));
     const hanChars = new Set(this.unitChars.flat());
     this.total = [...hanChars].reduce((sum, i) => sum + this.charWeight[i]!, 0) + this.unitEnglishWeight.reduce((a, b) => a + b, 0);
+    this.unknownShare = this.unknown();
+  }
+
+  /**
+   * The share of the question that no passage can carry at all: words no classic has (iphone,
+   * 人工智能, skincare), which a passage sharing the rest does not speak to.
+   */
+  private unknown(): number {
+    if (this.total <= 0) return 0;
+    const chars = new Set<number>();
+    let english = 0;
+    for (const i of this.live) {
+      for (const c of this.unitChars[i]!) chars.add(c);
+      english += this.unitEnglishWeight[i]!;
+    }
+    let han = 0;
+    for (const c of chars) han += this.charWeight[c]!;
+    return Math.max(0, 1 - (han + english) / this.total);
   }
 
   /** The share of the question a passage carries, and how many of the question's units it has. */
   match(passageId: string): { coverage: number; matched: number } {
-    const own = this.retrieval.termsOf(passageId);
+    return this.matchTerms(this.retrieval.termsOf(passageId));
+  }
+
+  /** The share of the question a set of terms (a passage's, or one sentence's) carries. */
+  matchTerms(own: Set<string>): { coverage: number; matched: number } {
     const chars = new Set<number>();
     let english = 0;
     let matched = 0;
@@ -71,9 +100,116 @@ export class QuestionMatcher {
 }
 
 /**
+ * The words a question quotes (“…”, 「…」, 『…』, "…"), when they are long enough to be a line:
+ * three Han characters or more, or three English content words or more. A quote that is the
+ * name of a concept (“知行合一”) is the concept, matched as such.
+ */
+export function quotesOf(content: string, concepts: Concept[] = []): string[] {
+  const names = new Set(concepts.flatMap((c) => [c.zh, c.en, ...c.aliases].map((n) => normalize(n).replace(/\s+/g, ' ').trim())));
+  const out: string[] = [];
+  for (const m of normalize(content).matchAll(/[“「『"]([^”」』"]+)[”」』"]/gu)) {
+    const quote = m[1]!.trim();
+    if (names.has(quote.replace(/\s+/g, ' '))) continue;
+    const han = (quote.match(/\p{Script=Han}/gu) ?? []).length;
+    const words = quote.match(/[a-z]+/g) ?? [];
+    if (han === 0 && words.every((w) => PINYIN.test(w))) continue;
+    if (han >= 3 || (han === 0 && englishTerms(quote).length >= 3)) out.push(quote);
+  }
+  return out;
+}
+
+/**
+ * How much of a quote a passage carries: each sentence of the quote must be carried within one
+ * sentence of the passage (its text, its rendering or a claim statement), and the quote counts
+ * as carried at its least-carried sentence. 上善若火 is not in Daodejing 8 because 上善若水 is;
+ * "choose a job you love" is not in a passage that has "love" in one sentence and "work" in another.
+ */
+export class QuoteMatcher {
+  private readonly pieces: QuestionMatcher[];
+  /** The clauses of a classical quote, Han characters only (己所不欲, 必施于人). */
+  private readonly clauses: string[];
+  /** The share of the quote a passage must carry: a classical line must be the line itself. */
+  readonly floor: number;
+
+  constructor(quote: string, private readonly retrieval: Retrieval) {
+    this.floor = !/\p{Script=Han}/u.test(quote) ? QUOTE_FLOOR_PARAPHRASE : MODERN_WORDING.test(quote) ? QUOTE_FLOOR_PARAPHRASE : QUOTE_FLOOR;
+    this.pieces = quote
+      .split(SENTENCE_END)
+      .map((piece) => new QuestionMatcher(piece, retrieval))
+      .filter((m) => m.units.length > 0);
+    this.clauses =
+      this.floor === QUOTE_FLOOR
+        ? quote
+            .split(/[^\p{Script=Han}]+/u)
+            .filter((c) => Array.from(c).length >= 4)
+        : [];
+  }
+
+  /**
+   * Whether the quote is a real line with one character changed: some clause of it is in none of
+   * these passages, and one of them has it with one character changed (上善若火 and 上善若水).
+   */
+  alteredIn(passageIds: string[]): boolean {
+    const texts = passageIds.map((id) => this.retrieval.textOf(id).replace(/[^\p{Script=Han}]+/gu, ''));
+    return this.clauses.some((clause) => !texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t)));
+  }
+
+  carried(passageId: string): number {
+    const sentences = this.retrieval.sentenceTerms(passageId);
+    let least = 1;
+    for (const piece of this.pieces) {
+      let best = 0;
+      for (const sentence of sentences) best = Math.max(best, piece.matchTerms(sentence).coverage);
+      least = Math.min(least, best);
+    }
+    return least;
+  }
+}
+
+/** Classical particles: a quote that has 矣 for 也 or 以 for 矣 misremembers the line, it does not alter it. */
+const PARTICLE_SWAPS = new Set(Array.from('之乎者也矣焉哉而其以于兮夫与欤耶邪'));
+
+/**
+ * Whether a passage's text has a clause of a quote with one character changed, and not the
+ * clause itself: 上善若火 against 上善若水, 己所不欲，必施于人 against 勿施于人. Such a quote is
+ * a made-up line built on a real one, and the passage does not say it.
+ */
+export function altered(clause: string, text: string): boolean {
+  if (text.includes(clause)) return false;
+  const q = Array.from(clause);
+  const t = Array.from(text);
+  for (let i = 0; i + q.length <= t.length; i++) {
+    let changed = -1;
+    let misses = 0;
+    for (let j = 0; j < q.length && misses < 2; j++) {
+      if (q[j] !== t[i + j]) {
+        misses++;
+        changed = j;
+      }
+    }
+    if (misses === 1 && !(PARTICLE_SWAPS.has(q[changed]!) && PARTICLE_SWAPS.has(t[i + changed]!))) return true;
+  }
+  return false;
+}
+
+/** The share of a quoted classical line a passage must carry in one sentence to be evidence. */
+export const QUOTE_FLOOR = 0.75;
+/**
+ * The share of a quote in modern words (自己不想要的，不要强加给别人; any English quote, a
+ * translation being one rendering among many) that a passage must carry in one sentence.
+ */
+export const QUOTE_FLOOR_PARAPHRASE = 0.5;
+/** Characters and words of modern Chinese: a quote that has them rewords a line rather than cites it. */
+const MODERN_WORDING = /[的了吗呢吧们您]|就是|就像|自己|别人|不要|什么|怎么|这个|那个|一个|我们|你们|他们|没有|因为|所以|如果|但是|可以|应该/u;
+/** Romanised Chinese (hou de zai wu): a quote in it is matched as the question's words, not as a line. */
+const PINYIN = /^(?:[zcs]h|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|uai|iao|ian|uan|ai|ei|ao|ou|an|en|in|un|ia|ie|iu|ua|uo|ui|ue|er|a|o|e|i|u|v)$/;
+
+/**
  * The share of the question's (rarity-weighted) content a passage must carry to count as
  * evidence. A question that names a classic is held to a lower floor, since the classic it names
- * is already known to be what it asks about; an unnamed question must match more.
+ * is already known to be what it asks about; an unnamed question must match more. Either way a
+ * passage must carry at least as much of the question as no classic can carry at all (its
+ * unknownShare): what the classics say of 工作 does not answer a question about 人工智能.
  */
 export const RELEVANCE_FLOOR = 0.5;
 export const RELEVANCE_FLOOR_NAMED = 0.3;
@@ -84,6 +220,32 @@ export function scopeFor(intent: Intent, requested: RetrievalScope): RetrievalSc
   if (requested.packIds || requested.traditions) return requested;
   return intent.packsNamed.length ? { packIds: intent.packsNamed } : {};
 }
+
+/**
+ * Whether a question names a concept by more than one everyday English word: by a Han name (a
+ * one-character name in an everyday word, 空 in 太空, is no mention to begin with), its
+ * romanisation, or an English name of several words (innate knowing). "empty", "diamond" and
+ * "nature" alone are everyday words as often as names.
+ */
+function namedFully(concept: Concept, content: string): boolean {
+  return [concept.zh, concept.zh_traditional, concept.pinyin, concept.pinyin_plain, concept.en, ...concept.aliases].some((name) => {
+    const n = normalize(name ?? '').trim();
+    if (!n) return false;
+    const strong = /\p{Script=Han}/u.test(n) || /[\s-]/.test(n) || n === normalize(concept.pinyin_plain ?? '');
+    return strong && content.includes(n);
+  });
+}
+
+/** Whether a question names a concept by a name of two characters or more, or in Latin letters. */
+function namedByWord(concept: Concept, content: string): boolean {
+  return [concept.zh, concept.zh_traditional, concept.pinyin, concept.pinyin_plain, concept.en, ...concept.aliases].some((name) => {
+    const n = normalize(name ?? '').trim();
+    return !!n && (!/\p{Script=Han}/u.test(n) || Array.from(n).length >= 2) && content.includes(n);
+  });
+}
+
+/** Words by which a sentence points back at what came before it (it, this, 这种, 此事). */
+export const REFERS_BACK = /\b(?:it|this|that|these|those|them|such)\b|这|那|此/u;
 
 /**
  * The sentence a question asks in, when it first tells a situation: 最近刚升职，感觉自己有点飘了。
@@ -125,21 +287,46 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const names = intent.concepts.map((c) => c.zh).join(' ');
   const whole = new QuestionMatcher(`${withoutRomanisation(intent.content)} ${names}`, retrieval);
   const asking = intent.kind === 'situational' ? askingSentence(intent.content) : undefined;
-  const matchers = [whole, ...(asking ? [new QuestionMatcher(`${withoutRomanisation(asking)} ${names}`, retrieval)] : [])];
+  // An asking sentence that points back at the story with little of its own (对这种情况怎么说)
+  // cannot stand for the question without it; nor can one that does not ask the classics
+  // ("How do I fix it?"; "I want to learn the guitar. What's a good beginner model?").
+  const asked = intent.question === undefined ? undefined : askingSentence(intent.question);
+  const asksClassics = asked === undefined || namesClassic(asked) || retrieval.detectConcepts(asked).length > 0;
+  const askingMatcher = asking && asksClassics ? new QuestionMatcher(`${withoutRomanisation(asking)} ${names}`, retrieval) : undefined;
+  const standsAlone = askingMatcher && (!REFERS_BACK.test(asking!) || askingMatcher.liveCount >= 2);
+  const matchers = [whole, ...(askingMatcher && standsAlone ? [askingMatcher] : [])];
   const floor = intent.packsNamed.length ? RELEVANCE_FLOOR_NAMED : RELEVANCE_FLOOR;
+  // A question that quotes a line asks about that line: a passage without it is no evidence,
+  // however much of the rest it shares (a made-up or altered quote has no passage).
+  // A comparison quotes one side and asks about the other: there the quote names a side only.
+  // Quotes are read from the question as asked: the question words taken out of its content
+  // ("sees", "说") may be words of the quote.
+  const quotes = intent.kind === 'comparative' ? [] : quotesOf(intent.question ?? intent.content, intent.concepts).map((q) => new QuoteMatcher(q, retrieval));
+  const genuine = quotes.filter((q) => !q.alteredIn(hits.map((h) => h.passage.id)));
+  const quoted = (p: Passage) => !quotes.length || genuine.some((q) => q.carried(p.id) >= q.floor);
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
+  // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its
+  // everyday sense; when much of the question is in words no classic has (I feel empty after my
+  // breakup; which skincare products...), its passages must carry the question like any other.
+  const content = normalize(intent.content);
+  const weak = new Set(intent.concepts.filter((c) => !namedFully(c, content)).map((c) => c.id));
+  const weakFloor = Math.max(floor, whole.unknownShare);
+  // A concept named by one Han character (明 in 明朝 when 明朝 is not known as an everyday word)
+  // is held to the share of the question no classic has: its passages must carry at least that.
+  const single = new Set(intent.concepts.filter((c) => !weak.has(c.id) && !namedByWord(c, content)).map((c) => c.id));
+  const floorOf = (id: string) => (weak.has(id) ? weakFloor : single.has(id) ? whole.unknownShare : 0);
   const keyPassages = new Set(intent.concepts.flatMap((c) => c.key_locators.map((l) => k.passageByLocator.get(l)?.id)));
   const candidates: (Evidence & { coverage: number })[] = [];
   for (const hit of hits) {
-    if (chosen.has(hit.passage.id) || !inScope(hit.passage)) continue;
+    if (chosen.has(hit.passage.id) || !inScope(hit.passage) || !quoted(hit.passage)) continue;
     let best = 0;
     let linkedCoverage = 0;
     for (const question of matchers) {
       const { coverage, matched } = question.match(hit.passage.id);
       linkedCoverage = Math.max(linkedCoverage, coverage);
-      if (coverage >= floor && matched >= Math.min(2, question.units.length)) best = Math.max(best, coverage);
+      if (coverage >= Math.max(floor, question.unknownShare) && matched >= Math.min(2, question.units.length)) best = Math.max(best, coverage);
     }
-    const conceptLinked = hit.conceptIds.some((id) => conceptIds.has(id));
+    const conceptLinked = hit.conceptIds.some((id) => conceptIds.has(id) && linkedCoverage >= floorOf(id));
     if (conceptLinked && linkedCoverage > 0) {
       // A named concept's own key passage says most about it; any passage linked to it counts.
       const least = keyPassages.has(hit.passage.id) ? 0.8 : 0.75;
@@ -152,8 +339,10 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // ranking weighs the passage's text, rendering and claims together, and orders the passages
   // that pass the floor better than the floor's own share does.
   candidates.sort((a, b) => Number(keyPassages.has(b.passage.id)) - Number(keyPassages.has(a.passage.id)));
-  // A comparison between named classics needs each of them: their candidates take turns.
-  if (intent.kind === 'comparative' && intent.packsNamed.length >= 2) {
+  // A comparison between named classics needs each of them, and so does any question that names
+  // several ("Laozi says ..., Confucius ..., and the Diamond Sutra ...: the same point?"): their
+  // candidates take turns.
+  if (intent.packsNamed.length >= 2) {
     const byPack = intent.packsNamed.map((id) => candidates.filter((c) => c.passage.packId === id));
     const rest = candidates.filter((c) => !intent.packsNamed.includes(c.passage.packId));
     const turns: typeof candidates = [];
@@ -169,12 +358,12 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   for (const { coverage: _, ...c } of taken) chosen.set(c.passage.id, c);
   // A question that describes a life situation reaches the passages that situation rests on.
   if (intent.kind === 'situational') {
-    for (const { situation, coverage } of retrieval.matchSituations(intent.content, 2, contentTerms(intent.content))) {
-      if (coverage < SITUATION_FLOOR) continue;
+    for (const { situation, coverage, matched } of retrieval.matchSituations(intent.content, 2, contentTerms(intent.content))) {
+      if (coverage < SITUATION_FLOOR || matched < 2) continue;
       for (const view of Object.values(situation.perspectives)) {
         for (const id of view?.passage_ids ?? []) {
           const p = k.passageById.get(id);
-          if (p && inScope(p) && !chosen.has(p.id) && chosen.size < max) chosen.set(p.id, { passage: p, basis: 'situation', relevance: coverage });
+          if (p && inScope(p) && quoted(p) && !chosen.has(p.id) && chosen.size < max) chosen.set(p.id, { passage: p, basis: 'situation', relevance: coverage });
         }
       }
     }
@@ -182,9 +371,10 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // Concept key passages that retrieval ranked low still count when the concept is named.
   for (const concept of intent.concepts) {
     for (const locator of concept.key_locators) {
+      if (floorOf(concept.id) > 0 && whole.match(k.passageByLocator.get(locator)?.id ?? '').coverage < floorOf(concept.id)) continue;
       if (chosen.size >= max) break;
       const p = k.passageByLocator.get(locator);
-      if (p && inScope(p) && !chosen.has(p.id)) chosen.set(p.id, { passage: p, basis: 'concept', relevance: 0.75 });
+      if (p && inScope(p) && quoted(p) && !chosen.has(p.id)) chosen.set(p.id, { passage: p, basis: 'concept', relevance: 0.75 });
     }
   }
   return [...chosen.values()].slice(0, max);

@@ -17,6 +17,13 @@ export interface Intent {
   concepts: Concept[];
   /** The question with names of classics and question words removed: what evidence must match. */
   content: string;
+  /** The question in normal form, as asked. */
+  question?: string;
+}
+
+/** Whether a text names a classic, its author or its tradition (论语, Laozi, the Buddha, 佛家). */
+export function namesClassic(normalized: string): boolean {
+  return PACK_NAMES.some(([re]) => re.test(normalized)) || /佛陀|佛家|佛教|道家|儒家|\b(?:buddha|buddhis[mt]|daois[mt]|taois[mt]|confucian(?:ism)?)\b/.test(normalized);
 }
 
 const PACK_NAMES: [RegExp, string][] = [
@@ -29,11 +36,19 @@ const PACK_NAMES: [RegExp, string][] = [
 
 /** Words that name a classic or shape a question but carry no content to match. */
 const FRAME_WORDS = [
-  /道德经|老子|论语|孔子|夫子|易经|周易|金刚经|传习录|王阳明|阳明先生|阳明|经典|经文|原文|这句话|这段话|这一章|这章|佛经|儒家|道家|佛家|心学/g,
+  /道德经|老子|论语|孔子|夫子|易经|周易|金刚经|传习录|王阳明|阳明先生|阳明|经典|经文|原文|原话|原句|这句话|这段话|这一章|这章|佛经|儒家|道家|佛家|心学/g,
   // How a question asks, not what it asks about: "how does X view / explain / comment on",
   // "what does it remind", "where does it come from", "which line".
   /(?:怎么|如何|怎样|怎么样)(?:看待|看|理解|解释|说|讲|评价|论述)|有(?:什么|何)(?:看法|说法|论述|提醒|启发|启示|讲究)|(?:什么|何种)?(?:看法|说法)|提醒|启示|认为|出自哪里|出自哪|出自|出处|(?:是)?什么意思|意思是|(?:哪|那|这)(?:一)?(?:几)?句话?|(?:哪|那|这)一?章/g,
+  // What a question is about, and how the asker recalls it: 关于……的论述有哪些, 我记得, 印象中.
+  /关于|(?:的)?论述|有哪些|哪些|有没有|(?:说|讲|提)过|提到|记得|印象中|据说|所谓/g,
+  // "Words on it" at the end of a question (关于以身作则的话？), "this saying" (这话在哪).
+  /(?:这|那)话|的话(?=\s*(?:[?？。!！]|$))/g,
   /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|confucius|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see|sees)\b/g,
+  // How the asker recalls or cites it: "I vaguely remember", "there's a moment where", "the saying".
+  /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
+  // How a classic is said to treat its topic: "how do X and Y talk about", "how does it describe".
+  /\b(talk|talks|talked|talking|discuss|discusses|discussed|discussing|describe|describes|described|explain|explains|explained|regard|regards|address|addresses)\b/g,
   // How a comparison is asked: what is compared is the rest.
   /\b(compare|compares|comparing|comparison|contrast|contrasts|contrasting|differ|differs|difference|differences|versus|vs|similar|similarity|similarities|both|agree|agrees|disagree|disagrees)\b/g,
 ];
@@ -73,6 +88,17 @@ interface HexagramName {
   zhGua: string;
   /** The pinyin name used as a name: "jie hexagram", "jie (", "hexagram 60 jie", "the jie". */
   pinyinPattern: RegExp;
+  /** An English name used with the word hexagram: "the Peace hexagram", "hexagram of Modesty". */
+  englishPattern?: RegExp;
+}
+
+/** The English names of a hexagram from its title: 否 Standstill (Obstruction) -> standstill, obstruction. */
+function englishNames(title: string): string[] {
+  const english = title.replace(/^\S+\s*/, '');
+  return english
+    .split(/[(),]/)
+    .map((n) => n.trim().toLowerCase().replace(/^the\s+/, ''))
+    .filter((n) => n.length >= 3);
 }
 
 /** Hexagram names by number, built once per set of packs (every question looks them up). */
@@ -87,12 +113,14 @@ function hexagramIndex(k: Knowledge) {
       const name = p.title?.split(' ')[0] ?? '';
       const pinyin = /\(([^)]+)\)/.exec(p.locator)?.[1] ?? '';
       const lower = pinyin.toLowerCase();
+      const english = englishNames(p.title ?? '').map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
       byNumber.set(p.hexagram, {
         name,
         pinyin,
         zh: normalize(name),
         zhGua: normalize(`${name}卦`),
         pinyinPattern: new RegExp(`\\b${lower}\\b\\s*(?:hexagram|\\()|\\bhexagram\\s*(?:\\d+\\s*)?\\(?${lower}\\b|\\bthe ${lower}\\b`),
+        ...(english ? { englishPattern: new RegExp(`\\b(?:${english})\\s+hexagram\\b|\\bhexagram\\s+(?:of\\s+|called\\s+)?(?:the\\s+)?(?:${english})\\b`) } : {}),
       });
     }
   }
@@ -133,6 +161,7 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
   }
 
   const hexagrams = hexagramIndex(k);
+  const namesHexagram = n.includes('hexagram');
   const numbers = new Set<number>();
   // In a question about the Yijing, a pinyin name in brackets names its hexagram: Constancy (Heng).
   const aboutYijing = PACK_NAMES.some(([re, id]) => id === 'yijing' && re.test(n));
@@ -141,7 +170,7 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
   for (const [number, h] of hexagrams) {
     if ((Array.from(h.zh).length >= 2 && n.includes(h.zh)) || n.includes(h.zhGua)) numbers.add(number);
     const pinyin = h.pinyin.toLowerCase();
-    if (h.pinyinPattern.test(n)) numbers.add(number);
+    if (h.pinyinPattern.test(n) || (namesHexagram && h.englishPattern?.test(n))) numbers.add(number);
     if (aboutYijing && pinyin && n.includes(`(${pinyin})`)) numbers.add(number);
   }
   for (const number of numbers) {
@@ -187,5 +216,5 @@ export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): 
           : concepts.length
             ? 'conceptual'
             : 'textual';
-  return { kind, lang, packsNamed, references, danglingReference: dangling, concepts, content: content.replace(/\s+/g, ' ').trim() };
+  return { kind, lang, packsNamed, references, danglingReference: dangling, concepts, content: content.replace(/\s+/g, ' ').trim(), question: n };
 }

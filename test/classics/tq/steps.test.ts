@@ -3,7 +3,7 @@ import { openLibrary, type Library } from '../../../src/classics/library.js';
 import type { Claim } from '../../../src/classics/model.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust } from '../../../src/classics/tq/claims.js';
 import { validateCitations } from '../../../src/classics/tq/citations.js';
-import { askingSentence, contentTerms, QuestionMatcher, selectEvidence } from '../../../src/classics/tq/evidence.js';
+import { altered, askingSentence, contentTerms, QuestionMatcher, quotesOf, selectEvidence } from '../../../src/classics/tq/evidence.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
 import { detectIntent, parseNumber } from '../../../src/classics/tq/intent.js';
 import { resolveScope } from '../../../src/classics/tq/pipeline.js';
@@ -46,6 +46,19 @@ describe('Intent', () => {
     expect(intentOf('乾卦第一爻是什么意思').references.map((p) => p.locator)).toContain('Yijing 1 (Qian) line 1');
     expect(intentOf('金刚经第十分').references.map((p) => p.locator)).toEqual(['Diamond Sutra 10']);
     expect(intentOf('道德经第九十章讲什么').danglingReference).toBe(true);
+  });
+
+  it('reads a hexagram named by its English name with the word hexagram', () => {
+    expect(intentOf('How does the Image of the Peace hexagram describe heaven and earth?').references.map((p) => p.locator)).toContain('Yijing 11 (Tai)');
+    expect(intentOf('What does the hexagram of Modesty teach?').references.map((p) => p.locator)).toEqual(['Yijing 15 (Qian)']);
+    // Without the word hexagram, an English name is an everyday word.
+    expect(intentOf('How can I find peace in the Yijing?').references).toEqual([]);
+  });
+
+  it('leaves out what a question is about and how the asker recalls it (关于, 论述, I vaguely remember)', () => {
+    expect(intentOf('道德经里关于太空探索的论述有哪些？').content).not.toMatch(/关于|论述|哪些/);
+    expect(intentOf('I vaguely remember a moment where Confucius watches a river').content).not.toMatch(/vaguely|remember|moment/);
+    expect(intentOf('How do Laozi and Wang Yangming talk about desire?').content).not.toMatch(/talk/);
   });
 
   it('reads Chinese numerals', () => {
@@ -91,6 +104,58 @@ describe('Evidence', () => {
     }
   });
 
+  it('does not stand an asking sentence that points back at the story for the question', () => {
+    // "How do I fix it?" says nothing of its own: the whole question (a laptop) is what is asked.
+    expect(evidenceFor("My laptop's WiFi keeps dropping on Windows 11. How do I fix it?").evidence).toEqual([]);
+    expect(evidenceFor('How do I change the oil in my car?').evidence).toEqual([]);
+    // Nor an asking sentence that does not ask the classics.
+    expect(evidenceFor("I want to learn to play the guitar. What's a good beginner model?").evidence).toEqual([]);
+    // One that asks the classics stands for the question, even pointing back, when it says enough.
+    expect(evidenceFor('亲人刚刚离世，我一直放不下。金刚经里有什么话能帮我看待这种无常？').evidence.map((e) => e.passage.locator)).toContain('Diamond Sutra 32');
+  });
+
+  it('holds a question whose words no classic has to a floor of at least that share', () => {
+    // 人工智能 and 人类 are in no passage; 工作 (work) alone does not carry the rest.
+    const question = new QuestionMatcher('人工智能取代人类工作', lib.retrieval);
+    expect(question.unknownShare).toBeGreaterThan(0.3);
+    expect(evidenceFor('王阳明对人工智能取代人类工作有什么看法？').evidence).toEqual([]);
+  });
+
+  it('takes a concept named by one everyday English word on the question as a whole', () => {
+    // "empty" in "I feel empty" is not the Diamond Sutra's emptiness.
+    expect(evidenceFor('I feel empty after my breakup. Which skincare products does the Diamond Sutra recommend?').evidence).toEqual([]);
+    expect(evidenceFor('What does the Diamond Sutra say about emptiness?').evidence.length).toBeGreaterThan(0);
+  });
+
+  it('finds what a question quotes, long enough to be a line', () => {
+    expect(quotesOf('老子说“上善若水”是什么意思')).toEqual(['上善若水']);
+    expect(quotesOf('Where does he say "the mind is principle and nothing else"?')).toEqual(['the mind is principle and nothing else']);
+    // Two words, a concept's own name, or romanised Chinese are no line.
+    expect(quotesOf('What is "one thread"?')).toEqual([]);
+    expect(quotesOf('“知行合一”是什么意思', lib.retrieval.detectConcepts('知行合一'))).toEqual([]);
+    expect(quotesOf('What does "hou de zai wu" mean?')).toEqual([]);
+  });
+
+  it('reads a quote from the question as asked, question words and all', () => {
+    // "sees" is a question word outside the quote, a word of the quote inside it.
+    expect(evidenceFor('Where does Confucius say "everything has beauty, but not everyone sees it"?').evidence).toEqual([]);
+  });
+
+  it('tells a line changed in one character from the line and from a misremembered particle', () => {
+    expect(altered('上善若火', '上善若水水善利万物而不争')).toBe(true);
+    expect(altered('上善若水', '上善若水水善利万物而不争')).toBe(false);
+    expect(altered('夕死可以', '朝闻道夕死可矣')).toBe(false);
+  });
+
+  it('takes no evidence for a made-up or altered quote, and keeps a real one', () => {
+    expect(evidenceFor('老子说“上善若火”，这句话是什么意思？').evidence).toEqual([]);
+    expect(evidenceFor('孔子说“己所不欲，必施于人”，这句话怎么理解？').evidence).toEqual([]);
+    expect(evidenceFor('老子说过“人生得意须尽欢”，这句出自道德经第几章？').evidence).toEqual([]);
+    expect(evidenceFor('Where in the Analects does Confucius set out the "three obediences and four virtues" for women?').evidence).toEqual([]);
+    expect(evidenceFor('孔子说“己所不欲，勿施于人”，这句话怎么理解？').evidence.map((e) => e.passage.locator)).toEqual(expect.arrayContaining(['Analects 15.24']));
+    expect(evidenceFor('老子说“上善若水”，这句话是什么意思？').evidence[0]!.passage.locator).toBe('Daodejing 8');
+  });
+
   it('drops function characters from the content it matches', () => {
     expect(contentTerms('什么是上善若水')).toEqual(expect.arrayContaining(['上善', '善若', '若水']));
     expect(contentTerms('什么是上善若水')).not.toContain('什么');
@@ -117,6 +182,13 @@ describe('Claim, Binding, Trust, Conflict, Filter', () => {
     const claims = gatherClaims([{ passage, basis: 'reference', relevance: 1 }], lib.knowledge, intentOf('Daodejing 48'), 1);
     expect(claims.map((c) => c.id)).toContain('claim.ddj.48.1');
     expect(claims.filter((c) => !(lib.knowledge.conflictsByClaim.get(c.id) ?? []).some((x) => x.severity === 'significant'))).toHaveLength(1);
+  });
+
+  it('puts the claims on a passage the question names by locator first', () => {
+    const { intent, evidence } = evidenceFor("What does the Yijing's hexagram 47, Exhaustion, say about the noble person when hemmed in?");
+    const claims = gatherClaims(evidence, lib.knowledge, intent);
+    const first = claims[0]!.evidence[0]!.passage_id;
+    expect(lib.knowledge.passageById.get(first)!.locator).toMatch(/^Yijing 47 /);
   });
 
   it('gives the answer the weakest trust level it rests on', () => {
