@@ -63,7 +63,7 @@ const ORDINARY_WORDS = new Set(
     '科学 数学 哲学 文学 力学 学生 学者 学术 学期 学费 学历 留学 治理 真理 心理 物理 地理 理论 整理 经理 伦理 推理 理财 护理 修理 办理 清理 难道 渠道 轨道 通道 街道 德国 贸易 交易 常见 常识 异常 明年 明确 反应 反馈 反复 违反 婚礼 典礼 用意 ' +
     // Everyday and technical words around the other one-character names: 空 in 太空 (outer space),
     // 反 in 单反 (a camera), 业 in 创业, 命 in 革命, 信 in 信用卡, 易 in 轻易, 理 in 助理.
-    '空落 空虚 空荡 太空 航空 空军 空白 空闲 空中 高空 真空 落空 时空 空姐 领空 空洞 空话 抽空 空手 ' +
+    '空落 空虚 空荡 太空 航空 空军 空白 空闲 空中 高空 真空 落空 时空 空姐 领空 空洞 空话 抽空 空手 清空 放空 腾空 空出 空着 空腹 ' +
     '单反 反感 造反 反抗 反击 反驳 反转 反弹 反差 反正 ' +
     '产业 商业 工业 农业 营业 职业 业余 创业 物业 失业 业绩 学业 家业 业主 副业 ' +
     '革命 命名 任命 要命 命中 玩命 致命 救命 人命 寿命 算命 ' +
@@ -444,14 +444,16 @@ export class Retrieval {
 
   /**
    * The terms of each sentence of a passage: of its text, its English rendering and each of its
-   * claim statements. A quote a question cites is carried within one sentence, not by words
-   * scattered over a long passage.
+   * claim statements that says what the passage itself says (truth boundary direct). A quote a
+   * question cites is carried within one sentence, not by words scattered over a long passage;
+   * and not by a reader's application in modern words ("absorbed in work one loves"), which is
+   * no rendering of the line.
    */
   sentenceTerms(passageId: string): Set<string>[] {
     let out = this.sentences.get(passageId);
     if (!out) {
       const p = this.k.passageById.get(passageId);
-      const claims = (this.k.claimsByPassage.get(passageId) ?? []).flatMap((c) => [c.statement_zh, c.statement_en]);
+      const claims = (this.k.claimsByPassage.get(passageId) ?? []).filter((c) => c.truth_boundary === 'direct').flatMap((c) => [c.statement_zh, c.statement_en]);
       out = [p?.text ?? '', p?.en ?? '', ...new Set(claims)]
         .flatMap((text) => text.split(SENTENCE_END))
         .map((sentence) => new Set(terms(sentence)))

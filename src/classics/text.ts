@@ -91,10 +91,30 @@ export function cjkGrams(normalized: string): string[] {
   return grams;
 }
 
-/** English content words, stemmed, without stopwords. */
+/**
+ * Names of modern things made of everyday English words ("social media", "stock market"): each
+ * is read as one word, which no classic has. Read apart, "social" and "market" would let a
+ * passage on social duty or on the marketplace answer a question about something it never knew.
+ * A final word may take a plural s.
+ */
+export const MODERN_COMPOUNDS: readonly string[] = [
+  'social media', 'social network', 'social networking', 'news feed', 'video game', 'computer game', 'online game',
+  'mobile phone', 'cell phone', 'smart phone', 'text message', 'dating app', 'web site', 'search engine', 'screen time',
+  'artificial intelligence', 'machine learning', 'neural network', 'self driving', 'electric car', 'space station',
+  'stock market', 'stock price', 'share price', 'credit card', 'debit card', 'interest rate', 'exchange rate', 'real estate',
+  'student loan', 'tax return', 'health insurance', 'life insurance', 'fast food', 'junk food',
+  'climate change', 'global warming', 'nuclear power', 'nuclear weapon', 'solar panel', 'black hole',
+];
+const COMPOUND = new RegExp(
+  `\\b(?:${MODERN_COMPOUNDS.map((c) => c.split(' ').join('[\\s-]+')).join('|')})s?\\b`,
+  'g',
+);
+
+/** English content words, stemmed, without stopwords; a modern compound is one word (socialmedia). */
 export function englishTerms(normalized: string): string[] {
   const out: string[] = [];
-  for (const word of expandContractions(normalized).match(WORD) ?? []) {
+  const joined = expandContractions(normalized).replace(COMPOUND, (m) => m.replace(/[\s-]+/g, ''));
+  for (const word of joined.match(WORD) ?? []) {
     if (STOP.has(word) || word.length < 2) continue;
     const base = IRREGULAR[word];
     if (base && STOP.has(base)) continue;
@@ -103,6 +123,15 @@ export function englishTerms(normalized: string): string[] {
   return out;
 }
 
+/**
+ * English words that stand for anyone or anything (a person, people) or say how an answer is
+ * wanted (in detail, the different ...): terms like any other, but two of a question's words a
+ * passage shares are not two things it speaks to when one of them is one of these.
+ */
+export const GENERIC_ENGLISH: ReadonlySet<string> = new Set(
+  'person persons people everyone everybody different various detail details detailed'.split(' ').map((w) => stemmer(w)),
+);
+
 /** All index terms of a text: Han n-grams and stemmed English words. */
 export function terms(text: string): string[] {
   const n = normalize(text);
@@ -110,7 +139,7 @@ export function terms(text: string): string[] {
 }
 
 /** Han characters too common to carry a question's meaning on their own (modern and classical). */
-const ZH_FUNCTION = new Set(Array.from('的了是吗呢么吧啊呀和与及或在对把被给向从以于也都就还又很更最不没有这那个些种样么什怎如何为哪谁几说讲谈讲请问一下我你他她它们要想会能可该应之其而者乎矣焉哉里'));
+const ZH_FUNCTION = new Set(Array.from('的了是吗呢么吧啊呀和与及或在对把被给向从以于也都就还又很更最不没有这那个些种样么什怎如何为哪谁几说讲谈讲请问一下我你他她它们要想会能可该应之其而者乎矣焉哉里越挺总但'));
 /** Particles: a bigram with one of them is never a word (的人, 白的, 么区, 之死). */
 const PARTICLES = new Set(Array.from('的吗呢吧啊呀么之'));
 /**
@@ -119,10 +148,28 @@ const PARTICLES = new Set(Array.from('的吗呢吧啊呀么之'));
  * 真正明白) is a seam, not a word.
  */
 const MODERN_FUNCTION_WORDS = new Set(
-  '真正 往往 总是 已经 因为 所以 但是 可是 如果 虽然 还是 就是 只是 其实 到底 究竟 一直 特别 有点 一点 感觉 觉得 最近 突然 当年 当时 比较 时候 一下 一些 这样 那样 这种 那种 然后 而且 并且 或者 甚至 不过 一定 好像 事情 东西'.split(' '),
+  (
+    '真正 往往 总是 已经 因为 所以 但是 可是 如果 虽然 还是 就是 只是 其实 到底 究竟 一直 特别 有点 一点 感觉 觉得 最近 突然 当年 当时 比较 时候 一下 一些 这样 那样 这种 那种 然后 而且 并且 或者 甚至 不过 一定 好像 事情 东西 ' +
+    // Measure phrases: 一笔钱 is a question about 钱.
+    '一笔 一次 一件 一份 一场 一段 这件 那件 每次 每回'
+  ).split(' '),
 );
 
 export const isFunctionCharacter = (c: string) => ZH_FUNCTION.has(c);
+
+/**
+ * Everyday words that say how a question is put rather than what it is about (希望 hope, 大家
+ * everyone, 心态 frame of mind, 忍不住 can't help it). Where no passage has one, it is not a
+ * topic the classics lack (as 手机 or 股市 are): it weighs nothing, rather than count as a share
+ * of the question no classic can carry.
+ */
+export const EVERYDAY_WORDS: ReadonlySet<string> = new Set(
+  ('希望 大家 别人 人家 一切 所有 全部 一样 需要 应该 可能 能够 必须 马上 立刻 从来 永远 终于 确实 真的 一般 普通 ' +
+    '心态 心情 情况 状态 问题 办法 方法 关系 影响 作用 时候 地方 方面 部分 开始 结束 继续 完成 出现 发生 变成 成为 ' +
+    '比如 例如 总之 而是 不是 就要 要是 有人 没人 每个 每天 整天 一天 以为 记得 发现 告诉 看见 看到 听到 听说 ' +
+    '现在 后来 以前 以后 之前 之后 这句 那句 这段 一句 几句 说法 看法 想法 做法 态度 观点 ' +
+    '忍不住 受不了 停不下 放不下 想不通 睡不着 舍不得 来不及 做不到 怎么办 一点点').split(' '),
+);
 
 /**
  * Common words of modern Chinese, known so that a modern question is cut at their edges: in
@@ -140,8 +187,13 @@ export const MODERN_WORDS: readonly string[] = (
   '改变 发展 提高 增加 减少 进步 不服 服气 带领 团队 合作 竞争 比赛 别的 其他 以及 关于 对于 通过 根据 按照 为了 除了 ' +
   '怎样 为何 哪个 哪一 这句 那句 这段 一句 几句 说法 看法 想法 做法 态度 观点 思想 道理 意思 时候 地方 方面 部分 ' +
   '应当 不能 不会 不要 不用 可以 还有 只有 已经 正在 曾经 刚刚 开始 结束 继续 完成 出现 发生 变成 成为 属于 包括 ' +
-  '比如 例如 总之 而是 不是 就要 要是 有人 没人 每个 每天 整天 一天 一生 一辈子 年纪 岁数 小时 今天 昨天 明天'
-).split(' ');
+  '比如 例如 总之 而是 不是 就要 要是 有人 没人 每个 每天 整天 一天 一生 一辈子 年纪 岁数 小时 今天 昨天 明天 ' +
+  // Everyday words around a word the classics share (乱 in 心里乱, 格 in 竹子格了七天).
+  '结果 心里 家里 在家 回家 出门 上网 网上 手上 身上 脑子 住院 看病 生病 病人 毛病 上学 读书 ' +
+  '本来 原来 出来 起来 回来 下来 往来 看来 以来 来源 来自'
+)
+  .split(' ')
+  .concat([...EVERYDAY_WORDS]);
 
 /** Two function characters (什么), or a particle with anything (的人), make no word. */
 const noWord = (a: string, b: string) => (ZH_FUNCTION.has(a) && ZH_FUNCTION.has(b)) || PARTICLES.has(a) || PARTICLES.has(b);
@@ -150,12 +202,21 @@ const noWord = (a: string, b: string) => (ZH_FUNCTION.has(a) && ZH_FUNCTION.has(
  * 我看 in 帮我看待) is a seam, unless it is a known word (和谐, 及时, 无我, 我相).
  */
 const CONJUNCTIONS = new Set(Array.from('和与及或跟我你您他她它'));
+/**
+ * Modern grammatical characters that bind to a neighbour only inside a known word: the aspect
+ * particle 了 (格了, 乱了; but 了解, 为了), 把 (把杂念), adverbs (就乱, 都想, 越想越乱, 挺平和, 总忍) and
+ * the directional 来 (都来夸我; but 未来, 如来).
+ * Elsewhere a bigram with one is a seam, and the character beside it stands alone (乱, 格).
+ */
+const BOUND = new Set(Array.from('了把就都也又很越挺总来'));
 
 /** A question's Han terms with the positions of the characters each spans, and its English terms. */
 export interface AnalysedQuestion {
   chars: string[];
   spans: { term: string; at: number[] }[];
   english: string[];
+  /** The positions of each everyday word the question has (see EVERYDAY_WORDS). */
+  everyday: number[][];
 }
 
 /**
@@ -169,6 +230,7 @@ export function analyseQuestion(text: string, lexicon?: Lexicon): AnalysedQuesti
   const n = normalize(text);
   const chars: string[] = [];
   const spans: AnalysedQuestion['spans'] = [];
+  const everyday: number[][] = [];
   for (const run of n.match(CJK_RUN) ?? []) {
     const base = chars.length;
     const cs = Array.from(run);
@@ -182,15 +244,21 @@ export function analyseQuestion(text: string, lexicon?: Lexicon): AnalysedQuesti
       if (spoken[i] || spoken[i + 1] || noWord(cs[i]!, cs[i + 1]!)) continue;
       // A bigram reaching across the edge of a known word is a seam (回死 in 颜回死).
       if (word[i] !== word[i + 1]) continue;
-      if ((CONJUNCTIONS.has(cs[i]!) || CONJUNCTIONS.has(cs[i + 1]!)) && word[i] === -1) continue;
+      if ((CONJUNCTIONS.has(cs[i]!) || CONJUNCTIONS.has(cs[i + 1]!) || BOUND.has(cs[i]!) || BOUND.has(cs[i + 1]!)) && word[i] === -1) continue;
       spans.push({ term: cs[i]! + cs[i + 1]!, at: [base + i, base + i + 1] });
       inWord[i] = inWord[i + 1] = true;
     }
     cs.forEach((c, i) => {
       if (!inWord[i] && !spoken[i] && !ZH_FUNCTION.has(c)) spans.push({ term: c, at: [base + i] });
     });
+    for (let i = 0; i < cs.length; i++) {
+      if (word[i] !== i) continue;
+      let end = i;
+      while (end + 1 < cs.length && word[end + 1] === i) end++;
+      if (EVERYDAY_WORDS.has(cs.slice(i, end + 1).join(''))) everyday.push(Array.from({ length: end - i + 1 }, (_, j) => base + i + j));
+    }
   }
-  return { chars, spans, english: englishTerms(n) };
+  return { chars, spans, english: englishTerms(n), everyday };
 }
 
 /** Words of two or more Han characters that a question may be cut at (synonyms, concept names). */

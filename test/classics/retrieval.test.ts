@@ -134,6 +134,12 @@ describe('English words', () => {
   it('drops inflected framing verbs ("the saying", "once said", "telling")', () => {
     expect(englishTerms('the saying he once told')).toEqual([]);
   });
+
+  it('reads a modern thing named by everyday words as one word (social media, stock markets)', () => {
+    expect(englishTerms('using social media responsibly')).toEqual(['us', 'socialmedia', 'respons']);
+    expect(englishTerms('the stock markets and video-games')).toEqual(['stockmarket', 'videogam']);
+    expect(englishTerms('social duty')).toEqual(['social', 'duti']);
+  });
 });
 
 describe('modern questions', () => {
@@ -154,11 +160,28 @@ describe('modern questions', () => {
     expect(words('金刚经讲无我')).toContain('无我');
   });
 
+  it('joins a modern particle or adverb to no neighbour outside a known word (格了, 就乱, 都来夸)', () => {
+    expect(words('竹子格了七天')).toContain('格');
+    expect(words('竹子格了七天')).not.toContain('格了');
+    expect(words('一到公司就乱了')).toContain('乱');
+    expect(words('大家都来夸我')).toContain('夸');
+    // Known words keep them: 了解, 未来, and 如来 the Tathagata.
+    expect(words('了解自己')).toContain('了解');
+    expect(words('担心未来')).toContain('未来');
+    expect(words('如来是什么意思')).toContain('如来');
+  });
+
+  it('leaves a measure phrase out of the words (一笔钱 is 钱)', () => {
+    expect(words('我捐了一笔钱')).toEqual(expect.arrayContaining(['捐', '钱']));
+    expect(words('我捐了一笔钱')).not.toContain('笔钱');
+  });
+
   it('does not take a concept name inside an everyday or technical word for the concept', () => {
     const ids = (q: string) => lib.retrieval.detectConcepts(q).map((c) => c.id);
     expect(ids('道德经里关于太空探索的论述')).not.toContain('concept.kong');
     expect(ids('推荐几款单反相机')).not.toContain('concept.fan');
     expect(ids('金刚经怎么讲空')).toContain('concept.kong');
+    expect(ids('打坐时想把杂念清空')).not.toContain('concept.kong');
   });
 
   it('bridges paraphrases to the words of the translations', () => {
@@ -186,5 +209,12 @@ describe('search scopes and situations', () => {
     const sentences = lib.retrieval.sentenceTerms('ddj.8');
     expect(sentences.some((s) => s.has('上善') && s.has('若水'))).toBe(true);
     expect(sentences.length).toBeGreaterThan(3);
+  });
+
+  it("keeps no sentence of a reader's application of a passage among them", () => {
+    // Analects 7.19's applied claim speaks of "work one loves"; the passage and its rendering do not.
+    const applied = lib.knowledge.claimsByPassage.get('lunyu.7.19')!.find((c) => c.truth_boundary === 'applied')!;
+    expect(applied.statement_en).toMatch(/work one loves/);
+    expect(lib.retrieval.sentenceTerms('lunyu.7.19').some((s) => s.has('work') && s.has('love'))).toBe(false);
   });
 });

@@ -99,15 +99,20 @@ export function gatherClaims(evidence: Evidence[], k: Knowledge, intent: Intent,
   // about the same evidence (Daodejing 48 still answers through its other claims when 48.1,
   // one side of the dispute on learning, is dropped).
   const disputed = (c: Claim) => (k.conflictsByClaim.get(c.id) ?? []).some((x) => x.severity === 'significant');
+  // Of the undisputed claims, each evidence passage's best comes before a second claim on a
+  // passage already spoken for: the answer rests on as many of its passages as it has room for.
+  const undisputed = scored.filter(({ claim }) => !disputed(claim));
+  const spoken = new Set<string>();
+  const firsts = undisputed.filter(({ claim }) => {
+    const passage = claim.evidence[0]?.passage_id ?? claim.id;
+    if (spoken.has(passage)) return false;
+    spoken.add(passage);
+    return true;
+  });
+  const chosen = new Set([...firsts, ...undisputed.filter((s) => !firsts.includes(s))].slice(0, max));
   const out: Claim[] = [];
-  let undisputed = 0;
-  scored.forEach(({ claim }, i) => {
-    if (disputed(claim)) {
-      if (i < max) out.push(claim);
-    } else if (undisputed < max) {
-      out.push(claim);
-      undisputed++;
-    }
+  scored.forEach((s, i) => {
+    if (disputed(s.claim) ? i < max : chosen.has(s)) out.push(s.claim);
   });
   return out;
 }

@@ -1,7 +1,7 @@
 import type { Knowledge } from '../packs.js';
 import type { Concept, Passage, Tradition } from '../model.js';
 import { carried, type Hit, type QueryUnit, type Retrieval, type RetrievalScope, SENTENCE_END } from '../retrieval.js';
-import { analyseQuestion, englishTerms, isFunctionCharacter, normalize, questionTerms } from '../text.js';
+import { analyseQuestion, englishTerms, GENERIC_ENGLISH, isFunctionCharacter, normalize, questionTerms } from '../text.js';
 import { type Intent, namesClassic } from './intent.js';
 
 export interface Evidence {
@@ -34,11 +34,18 @@ export class QuestionMatcher {
   private readonly charWeight: number[];
   private readonly unitChars: number[][];
   private readonly unitEnglishWeight: number[];
+  /** Units of generic words only (person, different): they do not count among the units matched. */
+  private readonly generic: boolean[];
   /** The units some passage can carry: the only ones worth checking. */
   private readonly live: number[];
   readonly total: number;
   /** The share of the question no passage can carry (see unknown()). */
   readonly unknownShare: number;
+
+  /** How many of the question's units are not of generic words only (see GENERIC_ENGLISH). */
+  get specificCount(): number {
+    return this.generic.filter((g) => !g).length;
+  }
 
   /** How many of the question's units some passage can carry. */
   get liveCount(): number {
@@ -46,12 +53,18 @@ export class QuestionMatcher {
   }
 
   constructor(content: string, private readonly retrieval: Retrieval) {
-    const { chars, spans, english } = analyseQuestion(content, retrieval.lexicon);
+    const { chars, spans, english, everyday } = analyseQuestion(content, retrieval.lexicon);
     const terms = [...new Set([...spans.map((s) => s.term), ...english])];
     this.units = retrieval.queryUnits(terms);
     const live = new Set(retrieval.liveUnits(this.units));
     this.live = this.units.flatMap((u, i) => (live.has(u) ? [i] : []));
     this.charWeight = chars.map((c) => (isFunctionCharacter(c) ? 0 : retrieval.idf(c)));
+    this.generic = this.units.map((u) => u.covers.every((t) => GENERIC_ENGLISH.has(t)));
+    // An everyday word no passage has (希望, 忍不住) is how the question is put: it weighs nothing.
+    const dead = new Set(spans.filter((s) => !this.units.some((u) => live.has(u) && u.covers.includes(s.term))).map((s) => s.term));
+    for (const at of everyday) {
+      if (spans.some((s) => dead.has(s.term) && s.at.every((i) => at.includes(i)))) for (const i of at) this.charWeight[i] = 0;
+    }
     const englishSet = new Set(english);
     this.unitChars = this.units.map((u) => [...new Set(spans.filter((s) => u.covers.includes(s.term)).flatMap((s) => s.at))]);
     this.unitEnglishWeight = this.units.map((u) => Math.max(0, ...u.covers.filter((t) => englishSet.has(t)).map((t) => retrieval.idf(t))));
@@ -89,7 +102,7 @@ export class QuestionMatcher {
     let matched = 0;
     for (const i of this.live) {
       if (!carried(own, this.units[i]!)) continue;
-      matched++;
+      if (!this.generic[i]) matched++;
       for (const c of this.unitChars[i]!) chars.add(c);
       english += this.unitEnglishWeight[i]!;
     }
@@ -100,14 +113,26 @@ export class QuestionMatcher {
 }
 
 /**
- * The words a question quotes (“…”, 「…」, 『…』, "…"), when they are long enough to be a line:
- * three Han characters or more, or three English content words or more. A quote that is the
- * name of a concept (“知行合一”) is the concept, matched as such.
+ * Quotes in single quotation marks ('…', ‘…’): the marks must stand outside words, so that an
+ * apostrophe (Confucius's, you'll, students') neither opens nor closes one.
+ */
+const SINGLE_QUOTED = /(?<![\p{L}\p{N}])['‘]((?:[^'‘’\n]|(?<=\p{L})['’](?=\p{L}))+?)['’](?![\p{L}\p{N}])/gu;
+
+/**
+ * The words a question quotes (“…”, 「…」, 『…』, "…", '…', ‘…’), when they are long enough to be
+ * a line: three Han characters or more, or three English content words or more. A quote that is
+ * the name of a concept (“知行合一”) is the concept, matched as such.
  */
 export function quotesOf(content: string, concepts: Concept[] = []): string[] {
   const names = new Set(concepts.flatMap((c) => [c.zh, c.en, ...c.aliases].map((n) => normalize(n).replace(/\s+/g, ' ').trim())));
   const out: string[] = [];
-  for (const m of normalize(content).matchAll(/[“「『"]([^”」』"]+)[”」』"]/gu)) {
+  const n = normalize(content);
+  const found = [...n.matchAll(/[“「『"]([^”」』"]+)[”」』"]/gu)];
+  // Single marks are read outside the double ones only (“… 'the Way' …” quotes the whole).
+  const inDouble = (at: number) => found.some((m) => at > m.index! && at < m.index! + m[0].length);
+  for (const m of n.matchAll(SINGLE_QUOTED)) if (!inDouble(m.index!)) found.push(m);
+  found.sort((a, b) => a.index! - b.index!);
+  for (const m of found) {
     const quote = m[1]!.trim();
     if (names.has(quote.replace(/\s+/g, ' '))) continue;
     const han = (quote.match(/\p{Script=Han}/gu) ?? []).length;
@@ -324,7 +349,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     for (const question of matchers) {
       const { coverage, matched } = question.match(hit.passage.id);
       linkedCoverage = Math.max(linkedCoverage, coverage);
-      if (coverage >= Math.max(floor, question.unknownShare) && matched >= Math.min(2, question.units.length)) best = Math.max(best, coverage);
+      if (coverage >= Math.max(floor, question.unknownShare) && matched >= Math.min(2, question.specificCount)) best = Math.max(best, coverage);
     }
     const conceptLinked = hit.conceptIds.some((id) => conceptIds.has(id) && linkedCoverage >= floorOf(id));
     if (conceptLinked && linkedCoverage > 0) {

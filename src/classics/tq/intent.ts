@@ -44,7 +44,8 @@ const FRAME_WORDS = [
   /关于|(?:的)?论述|有哪些|哪些|有没有|(?:说|讲|提)过|提到|记得|印象中|据说|所谓/g,
   // "Words on it" at the end of a question (关于以身作则的话？), "this saying" (这话在哪).
   /(?:这|那)话|的话(?=\s*(?:[?？。!！]|$))/g,
-  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|confucius|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see|sees)\b/g,
+  // Names of the classics and question words; "see" stays in "see through" (a person), an idiom.
+  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|confucius|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
   // How the asker recalls or cites it: "I vaguely remember", "there's a moment where", "the saying".
   /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
   // How a classic is said to treat its topic: "how do X and Y talk about", "how does it describe".

@@ -136,6 +136,50 @@ describe('Evidence', () => {
     expect(quotesOf('What does "hou de zai wu" mean?')).toEqual([]);
   });
 
+  it('finds a quote in single quotation marks, and takes no apostrophe for one', () => {
+    expect(quotesOf("Is Laozi's saying 'the soft overcomes the hard' in the Daodejing?")).toEqual(['the soft overcomes the hard']);
+    expect(quotesOf("Confucius said 'Choose a job you love, and you'll never work a day.' Where?")).toEqual(["choose a job you love, and you'll never work a day."]);
+    expect(quotesOf('Confucius’s students’ questions about the Master’s teaching')).toEqual([]);
+  });
+
+  it("takes no evidence for a made-up quote that only a reader's application of a passage echoes", () => {
+    // Analects 7.19 has a reader's lens, "absorbed in learning and work one loves"; the line is not there.
+    expect(evidenceFor("Which passage has Confucius saying 'find work you love and you will never labour a day in your life'?").evidence).toEqual([]);
+  });
+
+  it('reads a modern thing named by everyday English words as one word no classic has', () => {
+    // "social" alone is in a claim on Analects 14.42 (social responsibility).
+    expect(evidenceFor('What does the Analects say about posting on social media?').evidence).toEqual([]);
+    expect(new QuestionMatcher('using social media responsibly', lib.retrieval).unknownShare).toBeGreaterThan(0.5);
+  });
+
+  it('does not count a generic word (a person, the different ...) among the two words a match needs', () => {
+    // Diamond Sutra 16 has "that person" and "the lower realms", not heavens.
+    const question = new QuestionMatcher('different heaven realms a person may be reborn into', lib.retrieval);
+    expect(question.specificCount).toBe(question.units.length - 2);
+    expect(question.match('ds.16').matched).toBe(1);
+    expect(evidenceFor('Describe the different heaven realms a person may be reborn into, according to the Diamond Sutra.').evidence).toEqual([]);
+    // A generic word still counts when it is all the question has besides one specific word.
+    expect(evidenceFor('How can you see through a person, according to Confucius?').evidence.map((e) => e.passage.locator)).toContain('Analects 2.10');
+  });
+
+  it('weighs nothing for an everyday word no passage has (希望, 大家, 忍不住)', () => {
+    expect(new QuestionMatcher('忍不住希望大家都来夸我', lib.retrieval).unknownShare).toBe(0);
+    // 捐 ~ 布施 (giving), 夸 ~ praise: what is left is what the Diamond Sutra speaks to.
+    expect(evidenceFor('我捐了一些钱，忍不住希望大家都来夸我，金刚经怎么看？').evidence.map((e) => e.passage.locator)).toEqual(
+      expect.arrayContaining(['Diamond Sutra 4']),
+    );
+  });
+
+  it('bridges modern paraphrase to the classical words of a passage', () => {
+    // 碰到 ~ 遇, 乱了阵脚 ~ 倾倒 (Chuanxilu 23: 才遇事便不同 ... 便要倾倒).
+    expect(evidenceFor('我一碰到事情就乱了阵脚，传习录怎么说？').evidence.map((e) => e.passage.locator)).toContain('Chuanxilu 23');
+    // 几年 ~ 数年, 大错 ~ 大过 (Analects 7.17: 加我数年，五十以学《易》，可以无大过矣).
+    expect(evidenceFor('孔子说再给他几年学易就能不犯大错，出自论语哪一章？').evidence.map((e) => e.passage.locator)).toContain('Analects 7.17');
+    // 杂念 ~ 念虑, and 清空 is an everyday word, not emptiness.
+    expect(evidenceFor('我打坐时杂念很多，越想静越乱，传习录怎么说？').evidence.map((e) => e.passage.locator)).toEqual(expect.arrayContaining(['Chuanxilu 204']));
+  });
+
   it('reads a quote from the question as asked, question words and all', () => {
     // "sees" is a question word outside the quote, a word of the quote inside it.
     expect(evidenceFor('Where does Confucius say "everything has beauty, but not everyone sees it"?').evidence).toEqual([]);
@@ -182,6 +226,15 @@ describe('Claim, Binding, Trust, Conflict, Filter', () => {
     const claims = gatherClaims([{ passage, basis: 'reference', relevance: 1 }], lib.knowledge, intentOf('Daodejing 48'), 1);
     expect(claims.map((c) => c.id)).toContain('claim.ddj.48.1');
     expect(claims.filter((c) => !(lib.knowledge.conflictsByClaim.get(c.id) ?? []).some((x) => x.severity === 'significant'))).toHaveLength(1);
+  });
+
+  it("takes each evidence passage's best claim before a second claim on any one of them", () => {
+    const q = "I'm busy even when there's nothing to do. What does the Chuanxilu say?";
+    const { intent, evidence } = evidenceFor(q);
+    const claims = gatherClaims(evidence, lib.knowledge, intent);
+    const cited = new Set(claims.flatMap((c) => c.evidence.map((e) => e.passage_id)));
+    expect(evidence.length).toBeGreaterThan(2);
+    for (const e of evidence) expect(cited).toContain(e.passage.id);
   });
 
   it('puts the claims on a passage the question names by locator first', () => {
