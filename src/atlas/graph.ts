@@ -42,30 +42,36 @@ export interface GraphQuery {
   maxNodes: number;
 }
 
-interface Link {
-  neighbour: string;
-  relationship: Relationship;
-}
+/** The other end of a relationship seen from one of its ends (a self-loop's is the node itself). */
+const across = (r: Relationship, from: string) => (r.source === from ? r.target : r.source);
 
-const byNeighbourThenId = (a: Link, b: Link) =>
-  a.neighbour < b.neighbour ? -1 : a.neighbour > b.neighbour ? 1 : a.relationship.id < b.relationship.id ? -1 : a.relationship.id > b.relationship.id ? 1 : 0;
+const byNeighbourThenId = (from: string) => (a: Relationship, b: Relationship) => {
+  const x = across(a, from);
+  const y = across(b, from);
+  return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+};
 
-/** Both directions of every relationship, each list in (neighbour id, relationship id) order. */
-function* adjacencySteps(relationships: Iterable<Relationship>): Steps<Map<string, Link[]>> {
+/**
+ * Both directions of every relationship: each node's relationships in (neighbour id,
+ * relationship id) order. Lists hold the relationships themselves (the neighbour is the other
+ * end), which at 100k entities is 600k small objects fewer than holding (neighbour, relationship)
+ * pairs.
+ */
+function* adjacencySteps(relationships: Iterable<Relationship>): Steps<Map<string, Relationship[]>> {
   const tick = ticker(512);
-  const adjacency = new Map<string, Link[]>();
-  const link = (from: string, to: string, relationship: Relationship) => {
+  const adjacency = new Map<string, Relationship[]>();
+  const link = (from: string, relationship: Relationship) => {
     const list = adjacency.get(from);
-    if (list) list.push({ neighbour: to, relationship });
-    else adjacency.set(from, [{ neighbour: to, relationship }]);
+    if (list) list.push(relationship);
+    else adjacency.set(from, [relationship]);
   };
   for (const r of relationships) {
-    link(r.source, r.target, r);
-    if (r.source !== r.target) link(r.target, r.source, r);
+    link(r.source, r);
+    if (r.source !== r.target) link(r.target, r);
     if (tick()) yield;
   }
-  for (const list of adjacency.values()) {
-    list.sort(byNeighbourThenId);
+  for (const [from, list] of adjacency) {
+    list.sort(byNeighbourThenId(from));
     if (tick()) yield;
   }
   return adjacency;
@@ -74,7 +80,7 @@ function* adjacencySteps(relationships: Iterable<Relationship>): Steps<Map<strin
 export class GraphIndex {
   private constructor(
     private readonly entities: ReadonlyMap<string, Entity>,
-    private readonly adjacency: ReadonlyMap<string, Link[]>,
+    private readonly adjacency: ReadonlyMap<string, Relationship[]>,
   ) {}
 
   /** Builds the adjacency map in time slices that give the event loop back (see steps.ts). */
@@ -97,7 +103,8 @@ export class GraphIndex {
     walk: for (let head = 0; head < order.length; head++) {
       const id = order[head]!;
       const d = depth.get(id)!;
-      for (const { neighbour } of this.adjacency.get(id) ?? []) {
+      for (const r of this.adjacency.get(id) ?? []) {
+        const neighbour = across(r, id);
         if (depth.has(neighbour)) continue;
         if (d >= query.maxDepth || order.length >= query.maxNodes) {
           // A neighbour exists that a bound keeps out. Nothing later can be added either: the node
@@ -112,8 +119,8 @@ export class GraphIndex {
 
     const edges = new Map<string, GraphEdge>();
     for (const id of order) {
-      for (const { neighbour, relationship: r } of this.adjacency.get(id) ?? []) {
-        if (!depth.has(neighbour) || edges.has(r.id)) continue;
+      for (const r of this.adjacency.get(id) ?? []) {
+        if (!depth.has(across(r, id)) || edges.has(r.id)) continue;
         edges.set(r.id, { id: r.id, source: r.source, target: r.target, label: r.label, type: r.type, confidence: r.confidence });
       }
     }
