@@ -108,7 +108,6 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
-
 /** Prefix matching for Latin terms of three or more characters (shorter ones would match a large part of the vocabulary); never for CJK. */
 const usePrefix = (term: string) => term.length >= 3 && !isCjk(term);
 /**

@@ -28,6 +28,16 @@ describe('pack validation', () => {
     expect(errors.some((e) => e.startsWith('entities.json[1].kind:'))).toBe(true);
   });
 
+  it('refuses names with surrounding whitespace or none at all, and keeps passing records as given', () => {
+    expect(invalid((f) => (f.entities[1].displayName = ' Bauhaus'))).toEqual(expect.arrayContaining([expect.stringMatching(/^entities\.json\[1\]\.displayName: no leading or trailing whitespace/)]));
+    expect(invalid((f) => (f.entities[1].aliases = ['ok', 'tail '])).some((e) => e.startsWith('entities.json[1].aliases[1]:'))).toBe(true);
+    expect(invalid((f) => (f.entities[1].displayName = '')).some((e) => e.startsWith('entities.json[1].displayName:'))).toBe(true);
+    const files = fixtureFiles();
+    const result = validatePack(files, FIXTURE_ID);
+    if (!result.ok) throw new Error(result.errors.join('\n'));
+    expect(result.pack.entities.get(files.entities[0].id)).toBe(files.entities[0]);
+  });
+
   it('refuses a confidence outside [0, 1]', () => {
     expect(invalid((f) => (f.relationships[0].confidence = 1.5)).some((e) => e.startsWith('relationships.json[0].confidence:'))).toBe(true);
     expect(invalid((f) => (f.relationships[0].confidence = -0.1)).some((e) => e.startsWith('relationships.json[0].confidence:'))).toBe(true);
