@@ -73,7 +73,8 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
     'question set 1 (used in tuning)': score(read<Question[]>('questions.json')),
     'question set 2 (used in tuning)': score(read<Question[]>('questions-heldout-2.json')),
     'question set 3 (used in tuning)': score(read<Question[]>('questions-heldout-3.json')),
-    'question set 4': score(read<Question[]>('questions-heldout-4.json')),
+    'question set 4 (used in tuning)': score(read<Question[]>('questions-heldout-4.json')),
+    'question set 5': score(read<Question[]>('questions-heldout-5.json')),
   };
   const gateSets: Record<string, GateCase[]> = {
     'pack fixtures': lib.knowledge.gateFixtures,
@@ -84,7 +85,8 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
     'held-out set 3 (used in tuning)': read<GateCase[]>('gate-heldout-3.json'),
     'held-out set 4 (used in tuning)': read<GateCase[]>('gate-heldout-4.json'),
     'held-out set 5 (used in tuning)': read<GateCase[]>('gate-heldout-5.json'),
-    'held-out set 6': read<GateCase[]>('gate-heldout-6.json'),
+    'held-out set 6 (used in tuning)': read<GateCase[]>('gate-heldout-6.json'),
+    'held-out set 7': read<GateCase[]>('gate-heldout-7.json'),
   };
   const gate: EvalReport['gate'] = {};
   for (const [name, cases] of Object.entries(gateSets)) {

@@ -131,6 +131,7 @@ export class Retrieval {
   private readonly engineResults: LRUCache<string, SearchResult[]>;
   private readonly conceptsFound = new LRUCache<string, Concept[]>({ max: 512 });
   private readonly sentences = new LRUCache<string, Set<string>[]>({ max: 2_048 });
+  private readonly sentenceTexts = new LRUCache<string, string[]>({ max: 2_048 });
   private readonly conceptsByPassage = new Map<string, Set<string>>();
   private readonly aliasIndex: AliasEntry[] = [];
   private readonly situationIndex: MiniSearch<{ id: string; text: string }>;
@@ -459,6 +460,24 @@ export class Retrieval {
         .map((sentence) => new Set(terms(sentence)))
         .filter((set) => set.size > 0);
       this.sentences.set(passageId, out);
+    }
+    return out;
+  }
+
+  /**
+   * A passage's sentences in normal form, as sentenceTerms reads them (text, rendering, direct
+   * claim statements), for what needs their word order.
+   */
+  sentencesOf(passageId: string): string[] {
+    let out = this.sentenceTexts.get(passageId);
+    if (!out) {
+      const p = this.k.passageById.get(passageId);
+      const claims = (this.k.claimsByPassage.get(passageId) ?? []).filter((c) => c.truth_boundary === 'direct').flatMap((c) => [c.statement_zh, c.statement_en]);
+      out = [p?.text ?? '', p?.en ?? '', ...new Set(claims)]
+        .flatMap((text) => normalize(text).split(SENTENCE_END))
+        .map((sentence) => sentence.trim())
+        .filter(Boolean);
+      this.sentenceTexts.set(passageId, out);
     }
     return out;
   }

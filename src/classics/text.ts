@@ -27,7 +27,7 @@ const IRREGULAR: Record<string, string> = {
   stood: 'stand', took: 'take', taken: 'take', understood: 'understand', won: 'win',
   wept: 'weep', chose: 'choose', chosen: 'choose', forgot: 'forget', forgotten: 'forget',
   hid: 'hide', hidden: 'hide', became: 'become', overcame: 'overcome', forgave: 'forgive',
-  forgiven: 'forgive', dealt: 'deal', children: 'child', men: 'man', women: 'woman',
+  forgiven: 'forgive', dealt: 'deal', virtuous: 'virtue', children: 'child', men: 'man', women: 'woman',
   feet: 'foot', teeth: 'tooth', wives: 'wife', lives: 'life', selves: 'self', thieves: 'thief',
 };
 
@@ -76,6 +76,9 @@ export function normalize(text: string): string {
   return out;
 }
 
+/** A syllable of romanised Chinese (hou de zai wu, shang de bu de), without tones. */
+export const PINYIN = /^(?:[zcs]h|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|uai|iao|ian|uan|ai|ei|ao|ou|an|en|in|un|ia|ie|iu|ua|uo|ui|ue|er|a|o|e|i|u|v)$/;
+
 export const isCjk = (text: string) => CJK.test(text);
 
 /** Character unigrams and bigrams of every run of Han characters (see PITFALLS: no word segmentation). */
@@ -110,10 +113,28 @@ const COMPOUND = new RegExp(
   'g',
 );
 
+const ONES = ['', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const TEENS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+
+/**
+ * A two-digit number as the words a translation writes it in (15 -> fifteen, 32 -> thirty two):
+ * "at 15 he set his heart on learning" and "at fifteen I set my heart on learning" meet. One
+ * digit stays as it was (too short to be a term; "2.4" is a locator, not two and four).
+ */
+function numberWords(word: string): string {
+  if (!/^[1-9]\d$/.test(word)) return word;
+  const n = Number(word);
+  if (n < 20) return TEENS[n - 10]!;
+  return `${TENS[Math.floor(n / 10)]} ${ONES[n % 10]}`.trim();
+}
+
 /** English content words, stemmed, without stopwords; a modern compound is one word (socialmedia). */
 export function englishTerms(normalized: string): string[] {
   const out: string[] = [];
-  const joined = expandContractions(normalized).replace(COMPOUND, (m) => m.replace(/[\s-]+/g, ''));
+  const joined = expandContractions(normalized)
+    .replace(COMPOUND, (m) => m.replace(/[\s-]+/g, ''))
+    .replace(/\b\d+\b/g, numberWords);
   for (const word of joined.match(WORD) ?? []) {
     if (STOP.has(word) || word.length < 2) continue;
     const base = IRREGULAR[word];

@@ -27,6 +27,12 @@ export const GateRulesFile = z.object({
   /** Asking what a text says ("what does … say", "什么意思"): a question about the classics. */
   aboutText: z.string().min(1).optional(),
   /**
+   * Further ways a text is anchored in the classics without naming one: a quoted line set beside a
+   * modern idea (“父为子隐，子为父隐”这句和现代的…). Like the names in `aboutClassics`, they only spare a
+   * plain question from an `unanchored` domain; a personal request in the domain is still blocked.
+   */
+  anchors: z.array(z.string().min(1)).optional(),
+  /**
    * Asking how to live with something ("how do I cope", "怎么面对", "放下"): a request for perspective,
    * never a professional question, even when it names no classic.
    */
@@ -144,7 +150,7 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
   // A text is anchored in the classics when it names one (aboutClassics) or one of their concepts by a
   // name long enough to mean something on its own (无为, filial piety; not 学 or 和). Compiled once.
   const concepts = [...new Set(triggers.map((t) => t.text))].filter((t) => (/\p{Script=Han}/u.test(t) ? t.length >= 2 : t.length >= 4));
-  const anchored = new RegExp([rules.aboutClassics, ...concepts.map((t) => (/\p{Script=Han}/u.test(t) ? escape(t) : `\\b${escape(t)}\\b`))].join('|'), 'u');
+  const anchored = new RegExp([rules.aboutClassics, ...(rules.anchors ?? []), ...concepts.map((t) => (/\p{Script=Han}/u.test(t) ? escape(t) : `\\b${escape(t)}\\b`))].join('|'), 'u');
   const message = (category: GateCategory, lang: 'zh' | 'en') => {
     const c = rules.categories[category];
     return c ? (lang === 'zh' ? c.message_zh : c.message_en) : category;

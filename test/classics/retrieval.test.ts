@@ -218,3 +218,21 @@ describe('search scopes and situations', () => {
     expect(lib.retrieval.sentenceTerms('lunyu.7.19').some((s) => s.has('work') && s.has('love'))).toBe(false);
   });
 });
+
+describe('set 4 tuning: words', () => {
+  it('reads two-digit numbers as a translation writes them, and leaves locators alone', () => {
+    expect(englishTerms('at 15 he set his heart on learning')).toContain(englishTerms('fifteen')[0]);
+    expect(englishTerms('at 32')).toEqual(englishTerms('thirty two'));
+    expect(englishTerms('analects 2.4')).toEqual(englishTerms('analects'));
+  });
+
+  it('stems virtuous with virtue', () => {
+    expect(englishTerms('virtuous')).toEqual(englishTerms('virtue'));
+  });
+
+  it('does not read a mountain pass as passing away', () => {
+    const labels = (q: string) => lib.retrieval.queryUnits(questionTerms(q, lib.retrieval.lexicon)).map((u) => u.label);
+    expect(labels('the mountain pass')).not.toContain('syn:died');
+    expect(labels('my father passed away')).toContain('syn:died');
+  });
+});

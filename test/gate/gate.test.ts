@@ -145,6 +145,17 @@ describe('the Gate engine', () => {
     expect(anchoredOnly.evaluate('Does ibuprofen help with cramps?', 'en').allowed).toBe(true);
   });
 
+  it('lets an anchor spare a plain question from an unanchored domain, but not a personal request in it', () => {
+    const g = gate({
+      personalRequest: '\\bshould i\\b',
+      anchors: ['"[^"]{2,40}"[^.?!]{0,10}\\bthis line\\b'],
+      domains: [{ id: 'legal.advice', category: 'legal', pattern: '\\btestify\\b', unanchored: true }],
+    });
+    expect(g.evaluate('Must relatives testify in court?', 'en')).toMatchObject({ allowed: false, ruleId: 'legal.advice' });
+    expect(g.evaluate('"The father conceals for the son": is this line related to why relatives need not testify?', 'en').allowed).toBe(true);
+    expect(g.evaluate('"The father conceals for the son": by this line should I testify against my father?', 'en')).toMatchObject({ allowed: false, ruleId: 'legal.advice' });
+  });
+
   it('rewrites spelling variants before any rule is tried, and the naming of a classic sees the one spelling', () => {
     const g = gate({
       spellings: [
@@ -191,6 +202,7 @@ describe('the Gate engine', () => {
       aside: ['a'],
       spellings: [{ pattern: 'hexagarm', as: 'hexagram' }],
       reflective: 'r',
+      anchors: ['a'],
       misreadingPatterns: [{ misreading: 'mis.test', patterns: ['p'] }],
       domains: [{ id: 'd', category: 'medical', pattern: 'p', unanchored: true }],
       rules: [{ id: 'r', category: 'medical', notes: 'why', patterns: ['p'] }],

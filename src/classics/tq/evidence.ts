@@ -1,7 +1,7 @@
 import type { Knowledge } from '../packs.js';
 import type { Concept, Passage, Tradition } from '../model.js';
 import { carried, type Hit, type QueryUnit, type Retrieval, type RetrievalScope, SENTENCE_END } from '../retrieval.js';
-import { analyseQuestion, englishTerms, GENERIC_ENGLISH, isFunctionCharacter, normalize, questionTerms } from '../text.js';
+import { analyseQuestion, englishTerms, GENERIC_ENGLISH, isFunctionCharacter, normalize, PINYIN, questionTerms, terms } from '../text.js';
 import { type Intent, namesClassic } from './intent.js';
 
 export interface Evidence {
@@ -191,6 +191,48 @@ export class QuoteMatcher {
   }
 }
 
+/** Number words: what a passage that answers "how many" says beside what it counts (一 is too common to count). */
+const COUNT_TERMS: ReadonlySet<string> = new Set([
+  ...englishTerms('two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands dozen dozens'),
+  ...Array.from('二两三四五六七八九十百千万'),
+]);
+
+/**
+ * What a question asks the number of ("how many children", 有多少弟子): the word counted, or
+ * undefined when it asks no count. 几个 is left out: it is as often "several" as "how many".
+ */
+export function countedOf(question: string): string | undefined {
+  const m = /\bhow many\s+(?:of\s+(?:the|his|her|their)\s+)?([a-z]+)/.exec(question) ?? /多少(?:个|位|名|次|条|种|本|件)?(\p{Script=Han}{2})/u.exec(question);
+  return m?.[1];
+}
+
+/**
+ * Whether a passage can answer a count: some sentence of it has a number just before what is
+ * counted (three disciples, 三千弟子). A passage on children in general, or one that has a
+ * child in one clause and "two" in another, does not say how many children someone had.
+ */
+export class CountMatcher {
+  private readonly counted: QuestionMatcher;
+  constructor(word: string, private readonly retrieval: Retrieval) {
+    this.counted = new QuestionMatcher(word, retrieval);
+  }
+
+  private countsIn(window: string[]): boolean {
+    return window.length > 0 && this.counted.matchTerms(new Set(window)).matched > 0;
+  }
+
+  answers(passageId: string): boolean {
+    if (!this.counted.liveCount) return false;
+    for (const sentence of this.retrieval.sentencesOf(passageId)) {
+      const words = englishTerms(sentence);
+      for (let i = 0; i < words.length; i++) if (COUNT_TERMS.has(words[i]!) && this.countsIn(words.slice(i + 1, i + 3))) return true;
+      const han = Array.from(sentence.replace(/[^\p{Script=Han}]+/gu, ''));
+      for (let i = 0; i < han.length; i++) if (COUNT_TERMS.has(han[i]!) && this.countsIn(terms(han.slice(i + 1, i + 4).join('')))) return true;
+    }
+    return false;
+  }
+}
+
 /** Classical particles: a quote that has 矣 for 也 or 以 for 矣 misremembers the line, it does not alter it. */
 const PARTICLE_SWAPS = new Set(Array.from('之乎者也矣焉哉而其以于兮夫与欤耶邪'));
 
@@ -226,8 +268,6 @@ export const QUOTE_FLOOR = 0.75;
 export const QUOTE_FLOOR_PARAPHRASE = 0.5;
 /** Characters and words of modern Chinese: a quote that has them rewords a line rather than cites it. */
 const MODERN_WORDING = /[的了吗呢吧们您]|就是|就像|自己|别人|不要|什么|怎么|这个|那个|一个|我们|你们|他们|没有|因为|所以|如果|但是|可以|应该/u;
-/** Romanised Chinese (hou de zai wu): a quote in it is matched as the question's words, not as a line. */
-const PINYIN = /^(?:[zcs]h|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|uai|iao|ian|uan|ai|ei|ao|ou|an|en|in|un|ia|ie|iu|ua|uo|ui|ue|er|a|o|e|i|u|v)$/;
 
 /**
  * The share of the question's (rarity-weighted) content a passage must carry to count as
@@ -328,7 +368,10 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // ("sees", "说") may be words of the quote.
   const quotes = intent.kind === 'comparative' ? [] : quotesOf(intent.question ?? intent.content, intent.concepts).map((q) => new QuoteMatcher(q, retrieval));
   const genuine = quotes.filter((q) => !q.alteredIn(hits.map((h) => h.passage.id)));
-  const quoted = (p: Passage) => !quotes.length || genuine.some((q) => q.carried(p.id) >= q.floor);
+  // A question that asks how many of something is answered only by a passage that counts it.
+  const counted = countedOf(intent.question ?? intent.content);
+  const count = counted === undefined ? undefined : new CountMatcher(counted, retrieval);
+  const quoted = (p: Passage) => (!quotes.length || genuine.some((q) => q.carried(p.id) >= q.floor)) && (!count || count.answers(p.id));
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its
   // everyday sense; when much of the question is in words no classic has (I feel empty after my

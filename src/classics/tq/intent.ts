@@ -1,6 +1,6 @@
 import type { Knowledge } from '../packs.js';
 import type { Concept, Passage, Tradition } from '../model.js';
-import { languageOf, normalize } from '../text.js';
+import { languageOf, normalize, PINYIN } from '../text.js';
 import { locatorName } from '../yijing.js';
 
 export type IntentKind = 'textual' | 'conceptual' | 'comparative' | 'situational';
@@ -28,7 +28,7 @@ export function namesClassic(normalized: string): boolean {
 
 const PACK_NAMES: [RegExp, string][] = [
   [/道德经|老子|daodejing|tao te ching|dao de jing|laozi|lao tzu|lao-tzu/, 'daodejing'],
-  [/论语|孔子|夫子|analects|confucius|kongzi/, 'analects'],
+  [/论语|孔子|夫子|analects|confuci(?:u|ou|o)s|kongzi/, 'analects'],
   [/易经|周易|易传|彖传|象传|卦|爻|yijing|i ching|book of changes|zhouyi|hexagram|trigram|\btuan\b/, 'yijing'],
   [/金刚经|般若|须菩提|diamond sutra|vajracchedika|subhuti/, 'diamond-sutra'],
   [/传习录|王阳明|阳明|心学|chuanxilu|wang yangming|yangming/, 'chuanxilu'],
@@ -37,6 +37,9 @@ const PACK_NAMES: [RegExp, string][] = [
 /** Words that name a classic or shape a question but carry no content to match. */
 const FRAME_WORDS = [
   /道德经|老子|论语|孔子|夫子|易经|周易|金刚经|传习录|王阳明|阳明先生|阳明|经典|经文|原文|原话|原句|这句话|这段话|这一章|这章|佛经|儒家|道家|佛家|心学/g,
+  // Which line comes before or after a quoted one, and where it stands: 后面还有半句, 后两句,
+  // 上一句, 这首偈, 哪一分, 是啥来着. The quote is what is asked about.
+  /(?:前面|后面|上面|下面|接下来|前|后|上|下)(?:还有|的)?(?:一|两|二|三|四|几|半)?句|(?:这|那)首(?:偈|诗)?|(?:哪|第几)一?(?:分|篇|卦|条)|(?:是)?啥(?:来着)?|来着/g,
   // How a question asks, not what it asks about: "how does X view / explain / comment on",
   // "what does it remind", "where does it come from", "which line".
   /(?:怎么|如何|怎样|怎么样)(?:看待|看|理解|解释|说|讲|评价|论述)|有(?:什么|何)(?:看法|说法|论述|提醒|启发|启示|讲究)|(?:什么|何种)?(?:看法|说法)|提醒|启示|认为|出自哪里|出自哪|出自|出处|(?:是)?什么意思|意思是|(?:哪|那|这)(?:一)?(?:几)?句话?|(?:哪|那|这)一?章/g,
@@ -45,7 +48,7 @@ const FRAME_WORDS = [
   // "Words on it" at the end of a question (关于以身作则的话？), "this saying" (这话在哪).
   /(?:这|那)话|的话(?=\s*(?:[?？。!！]|$))/g,
   // Names of the classics and question words; "see" stays in "see through" (a person), an idiom.
-  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|confucius|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
+  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
   // How the asker recalls or cites it: "I vaguely remember", "there's a moment where", "the saying".
   /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
   // How a classic is said to treat its topic: "how do X and Y talk about", "how does it describe".
@@ -75,6 +78,8 @@ export function parseNumber(text: string): number | undefined {
 }
 
 const NUM = '(\\d+|[零〇一二两三四五六七八九十百]+)';
+/** Between a classic's title and its chapter: space and closing title marks (《道德经》第八十二章). */
+const TITLE_END = '[\\s》〉」』"”\']*';
 
 interface ReferenceHit {
   locators: string[];
@@ -138,7 +143,7 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
     else dangling = true;
   };
 
-  for (const m of n.matchAll(new RegExp(`(?:道德经|老子)\\s*第?\\s*${NUM}\\s*章`, 'gu'))) want(`Daodejing ${parseNumber(m[1]!)}`);
+  for (const m of n.matchAll(new RegExp(`(?:道德经|老子)${TITLE_END}第?\\s*${NUM}\\s*章`, 'gu'))) want(`Daodejing ${parseNumber(m[1]!)}`);
   for (const m of n.matchAll(/(?:daodejing|tao te ching|dao de jing|laozi)[^\d]{0,12}?(?:chapter|ch\.?)?\s*(\d+)\b/g)) want(`Daodejing ${m[1]}`);
   for (const m of n.matchAll(/chapter\s*(\d+)\s*(?:of\s*)?(?:the\s*)?(?:daodejing|tao te ching|laozi)/g)) want(`Daodejing ${m[1]}`);
 
@@ -150,13 +155,13 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
     }
   }
 
-  for (const m of n.matchAll(new RegExp(`(?:金刚经|diamond sutra)\\s*(?:第|section|chapter)?\\s*${NUM}\\s*(?:分|section)?`, 'gu'))) {
+  for (const m of n.matchAll(new RegExp(`(?:金刚经|diamond sutra)${TITLE_END}(?:第|section|chapter)?\\s*${NUM}\\s*(?:分|section)?`, 'gu'))) {
     const value = parseNumber(m[1]!);
     if (value) want(`Diamond Sutra ${value}`);
   }
   for (const m of n.matchAll(/section\s*(\d+)\s*of\s*(?:the\s*)?diamond sutra/g)) want(`Diamond Sutra ${m[1]}`);
 
-  for (const m of n.matchAll(new RegExp(`(?:传习录|chuanxilu)\\s*(?:第|section)?\\s*${NUM}\\s*(?:条|段|节)?`, 'gu'))) {
+  for (const m of n.matchAll(new RegExp(`(?:传习录|chuanxilu)${TITLE_END}(?:第|section)?\\s*${NUM}\\s*(?:条|段|节)?`, 'gu'))) {
     const value = parseNumber(m[1]!);
     if (value) want(`Chuanxilu ${value}`);
   }
@@ -194,6 +199,15 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
   return { locators: [...new Set(locators)], dangling: dangling && locators.length === 0 };
 }
 
+/**
+ * A line given in pinyin in brackets after its English ('superior virtue ...' (shang de bu de)):
+ * the romanisation restates the quote, and no passage carries pinyin; it is not content to match.
+ * Three syllables or more, so that a bracketed name (Heng) or concept (wu wei) stays.
+ */
+export function romanisationRemoved(n: string): string {
+  return n.replace(/\(([a-z]+(?:\s+[a-z]+){2,})\)/g, (whole, inner: string) => (inner.split(/\s+/).every((w) => PINYIN.test(w)) ? ' ' : whole));
+}
+
 const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|vs\.?|same as|similar|both)\b|比较|区别|异同|不同|相同|一样|和.{1,12}(有什么|的)?(区别|不同|异同)|一回事|怎么看待.{0,4}(和|与)/;
 const SITUATIONAL = /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|自己/;
 
@@ -203,7 +217,7 @@ export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): 
   const packsNamed = PACK_NAMES.filter(([re]) => re.test(n)).map(([, id]) => id);
   const { locators, dangling } = findReferences(n, k);
   const references = locators.map((l) => k.passageByLocator.get(l)!);
-  let content = n;
+  let content = romanisationRemoved(n);
   for (const re of FRAME_WORDS) content = content.replace(re, ' ');
   const traditionsNamed = new Set<Tradition>();
   for (const p of packsNamed) traditionsNamed.add(p === 'daodejing' ? 'daoist' : p === 'diamond-sutra' ? 'buddhist' : p === 'chuanxilu' ? 'yangming' : 'confucian');

@@ -3,9 +3,9 @@ import { openLibrary, type Library } from '../../../src/classics/library.js';
 import type { Claim } from '../../../src/classics/model.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust } from '../../../src/classics/tq/claims.js';
 import { validateCitations } from '../../../src/classics/tq/citations.js';
-import { altered, askingSentence, contentTerms, QuestionMatcher, quotesOf, selectEvidence } from '../../../src/classics/tq/evidence.js';
+import { altered, askingSentence, contentTerms, countedOf, QuestionMatcher, quotesOf, selectEvidence } from '../../../src/classics/tq/evidence.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
-import { detectIntent, parseNumber } from '../../../src/classics/tq/intent.js';
+import { detectIntent, parseNumber, romanisationRemoved } from '../../../src/classics/tq/intent.js';
 import { resolveScope } from '../../../src/classics/tq/pipeline.js';
 
 let lib: Library;
@@ -297,5 +297,44 @@ describe('Expression', () => {
     expect(rendered[3]).toMatch(/^Answer trust: T2/);
     expect(rendered[4]).toMatch(/^Daodejing \d+: \u201c/);
     expect(express(bound, 'conversation', 'zh', 'T2', []).rendered).toMatch(/出处：/);
+  });
+});
+
+describe('Intent and Evidence: set 4 tuning', () => {
+  it('reads a chapter after a title in book-title marks, and finds one that does not exist', () => {
+    expect(intentOf('《道德经》第八章讲了什么？').references.map((p) => p.locator)).toEqual(['Daodejing 8']);
+    expect(intentOf('《道德经》第九十章讲了什么？').danglingReference).toBe(true);
+  });
+
+  it('knows a common misspelling of Confucius', () => {
+    expect(intentOf('what did confucious say about ritual?').packsNamed).toContain('analects');
+    expect(intentOf('what did confucious say about ritual?').content).not.toMatch(/confuc/);
+  });
+
+  it('leaves out how a question asks for the line before or after a quote (下一句, 后面还有半句, 是啥来着)', () => {
+    for (const q of ['“学而时习之”的下一句是什么？', '“学而时习之”后面还有半句是啥来着？']) {
+      expect(intentOf(q).content).not.toMatch(/句|啥|来着/);
+      expect(evidenceFor(q).evidence.map((e) => e.passage.locator)).toContain('Analects 1.1');
+    }
+  });
+
+  it('drops a bracketed pinyin restatement of a line, but not a bracketed name or concept', () => {
+    expect(romanisationRemoved("'the kind love others' (ren zhe ai ren)").trim()).toBe("'the kind love others'");
+    expect(romanisationRemoved('constancy (heng)')).toContain('(heng)');
+    expect(romanisationRemoved('non-action (wu wei)')).toContain('(wu wei)');
+    expect(romanisationRemoved('a note (see the next one)')).toContain('(see the next one)');
+  });
+
+  it('answers a count only from a passage that counts it', () => {
+    expect(countedOf('how many disciples did confucius have?')).toBe('disciples');
+    expect(countedOf('孔子有多少弟子？')).toBe('弟子');
+    expect(countedOf('几个学生问孝')).toBeUndefined();
+    expect(evidenceFor('According to the Daodejing, how many children did Laozi have?').evidence).toEqual([]);
+    expect(evidenceFor('How many marks of the Tathagata does the Diamond Sutra speak of?').evidence.map((e) => e.passage.locator)).toContain('Diamond Sutra 26');
+  });
+
+  it('bridges humble to the Modesty hexagram', () => {
+    const { evidence } = evidenceFor('What does the Yijing say about staying humble?');
+    expect(evidence.some((e) => e.passage.locator.startsWith('Yijing 15 ('))).toBe(true);
   });
 });
