@@ -24,7 +24,7 @@ import MiniSearch, { type SearchResult } from 'minisearch';
 import * as OpenCC from 'opencc-js';
 import { ENTITY_KINDS, type Entity, type EntityKind } from './pack.js';
 import { runAsync, runSync, ticker, type Steps } from './steps.js';
-import { TextIndex } from './text-index.js';
+import { TextIndex } from '../platform/text-index.js';
 
 export type SearchField = 'id' | 'slug' | 'displayName' | 'aliases' | 'description';
 
@@ -237,7 +237,7 @@ export class SearchIndex {
       this.names.add(e);
       if (tick()) yield;
     }
-    this.text = yield* TextIndex.build(descriptions(this.entities), tokenize, tick);
+    this.text = yield* TextIndex.build(described(this.entities), { fields: ['description'], extract: (e) => e.description, id: (e) => e.id, tokenize }, tick);
   }
 
   /** The hits for a query; callers share the returned array and must not change it. */
@@ -279,7 +279,7 @@ export class SearchIndex {
       if (hit) hit.score += score;
       else engine.set(id, { score });
     };
-    this.text!.search(query.q, addDescriptionScore, { boost: BOOST.description, boostTerm: cjkUnigramsWeighLess, filter: inScope });
+    this.text!.search(query.q, addDescriptionScore, { boost: { description: BOOST.description }, boostTerm: cjkUnigramsWeighLess, filter: inScope });
     for (const [id, { score, names }] of engine) {
       if (!exact.has(id)) top.offer({ entity: this.entities.get(id)!, score: mapEngineScore(score), field: names ? bestField(names) : 'description' });
     }
@@ -293,8 +293,9 @@ export class SearchIndex {
   }
 }
 
-function* descriptions(entities: ReadonlyMap<string, Entity>): Generator<readonly [string, string]> {
-  for (const e of entities.values()) yield [e.id, e.description];
+/** Entities with a description: the others stay out of the description index, so they do not count in its document total. */
+function* described(entities: ReadonlyMap<string, Entity>): Generator<Entity> {
+  for (const e of entities.values()) if (e.description) yield e;
 }
 
 /** The highest-boosted name field any query term matched in. */

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import MiniSearch, { type SearchResult } from 'minisearch';
+import MiniSearch from 'minisearch';
+import { TextIndex, type TextHit, type TextIndexOptions } from '../platform/text-index.js';
 import type { Knowledge } from './packs.js';
 import type { Concept, Passage, Situation, Tradition } from './model.js';
 import { cjkGrams, englishTerms, type Lexicon, MODERN_WORDS, normalize, questionTerms, STOP, terms } from './text.js';
@@ -34,7 +35,7 @@ export interface QueryUnit {
   covers: string[];
 }
 
-interface IndexedPassage {
+export interface IndexedPassage {
   id: string;
   zh: string;
   en: string;
@@ -45,6 +46,17 @@ interface IndexedPassage {
 
 /** Passages indexed per turn of the event loop while the index builds in the background. */
 const WARM_SLICE = 20;
+
+const PASSAGE_FIELDS = ['zh', 'en', 'claims', 'concepts'] as const;
+/** Field weights of the passage index: a linked concept's name says most, then the text, its translation, its claims. */
+export const PASSAGE_BOOST = { concepts: 2.5, zh: 1.2, en: 1, claims: 0.8 };
+/** How the passage index reads a passage (tests build a MiniSearch index the same way to compare). */
+export const PASSAGE_INDEX: TextIndexOptions<IndexedPassage> = {
+  fields: PASSAGE_FIELDS,
+  extract: (doc, field) => doc[field as (typeof PASSAGE_FIELDS)[number]],
+  id: (doc) => doc.id,
+  tokenize: (text) => terms(text),
+};
 
 const TRADITION_NAMES: Record<string, Tradition> = {
   daoist: 'daoist', daoism: 'daoist', taoist: 'daoist', taoism: 'daoist', 道家: 'daoist', 道: 'daoist',
@@ -118,7 +130,7 @@ export const traditionByName = (name: string): Tradition | undefined => TRADITIO
  */
 export class Retrieval {
   /** The passage index: built by warm() in slices after start, or at the first search that needs it. */
-  private index: MiniSearch<IndexedPassage> | undefined;
+  private index: TextIndex | undefined;
   private warming: Promise<void> | undefined;
   private readonly documents: IndexedPassage[];
   /** Each passage's terms (text, English, claim statements) and how many passages have each term; built with the index. */
@@ -128,7 +140,7 @@ export class Retrieval {
    * whatever the scope, so illuminate's four per-tradition searches and a repeated question
    * share one search.
    */
-  private readonly engineResults: LRUCache<string, SearchResult[]>;
+  private readonly engineResults: LRUCache<string, TextHit[]>;
   private readonly conceptsFound = new LRUCache<string, Concept[]>({ max: 512 });
   private readonly sentences = new LRUCache<string, Set<string>[]>({ max: 2_048 });
   private readonly sentenceTexts = new LRUCache<string, string[]>({ max: 2_048 });
@@ -162,7 +174,7 @@ export class Retrieval {
     private readonly k: Knowledge,
     options: { engineCacheEntries?: number } = {},
   ) {
-    this.engineResults = new LRUCache<string, SearchResult[]>({ max: Math.max(1, options.engineCacheEntries ?? 512) });
+    this.engineResults = new LRUCache<string, TextHit[]>({ max: Math.max(1, options.engineCacheEntries ?? 512) });
     for (const concept of k.concepts) {
       for (const name of conceptNames(concept)) {
         const alias = normalize(name).trim();
@@ -297,16 +309,6 @@ export class Retrieval {
     return found.map((id) => this.k.conceptById.get(id)!).filter(Boolean);
   }
 
-  private newIndex(): MiniSearch<IndexedPassage> {
-    return new MiniSearch<IndexedPassage>({
-      fields: ['zh', 'en', 'claims', 'concepts'],
-      storeFields: [],
-      tokenize: (text) => terms(text),
-      processTerm: (term) => term,
-      searchOptions: { boost: { concepts: 2.5, zh: 1.2, en: 1, claims: 0.8 }, combineWith: 'OR' },
-    });
-  }
-
   /**
    * Builds the passage index in small slices, yielding to the event loop between them, so that a
    * starting server answers (and reports ready) while it builds. A search that comes first builds
@@ -316,24 +318,31 @@ export class Retrieval {
   warm(): Promise<void> {
     if (this.index) return Promise.resolve();
     this.warming ??= (async () => {
-      const index = this.newIndex();
-      for (let i = 0; i < this.documents.length && !this.index; i += WARM_SLICE) {
-        index.addAll(this.documents.slice(i, i + WARM_SLICE));
-        await new Promise<void>((resolve) => setImmediate(resolve));
+      let n = 0;
+      const steps = TextIndex.build(this.documents, PASSAGE_INDEX, () => ++n % WARM_SLICE === 0);
+      while (!this.index) {
+        const step = steps.next();
+        if (step.done) this.index = step.value;
+        else await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      this.index ??= index;
       this.stats();
     })();
     return this.warming;
   }
 
-  private passageIndex(): MiniSearch<IndexedPassage> {
+  private passageIndex(): TextIndex {
     if (!this.index) {
-      const index = this.newIndex();
-      index.addAll(this.documents);
-      this.index = index;
+      const steps = TextIndex.build(this.documents, PASSAGE_INDEX, () => false);
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      this.index = step.value;
     }
     return this.index;
+  }
+
+  /** The documents of the passage index, in index order. */
+  get indexedPassages(): readonly IndexedPassage[] {
+    return this.documents;
   }
 
   /**
@@ -508,7 +517,7 @@ export class Retrieval {
     const engineQuery = `${query} ${expansion} ${this.synonymWords(units).join(' ')}`;
     let all = this.engineResults.get(engineQuery);
     if (!all) {
-      all = this.passageIndex().search(engineQuery);
+      all = this.passageIndex().ranked(engineQuery, { boost: PASSAGE_BOOST });
       this.engineResults.set(engineQuery, all);
     }
     // The engine's best results within the scope; only the first few are ranked further. A scope
@@ -516,7 +525,7 @@ export class Retrieval {
     // classic's many passages do not crowd out the other's.
     const wanted = Math.max(limit * 4, 60);
     const perPack = scope.packIds && scope.packIds.length > 1 ? new Map(scope.packIds.map((id) => [id, 0])) : undefined;
-    const results: SearchResult[] = [];
+    const results: TextHit[] = [];
     for (const r of all) {
       const p = this.k.passageById.get(r.id as string);
       if (!p) continue;
