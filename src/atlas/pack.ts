@@ -136,6 +136,8 @@ export interface RawPackFiles {
 export type PackResult = { ok: true; pack: Pack } | { ok: false; errors: string[] };
 
 const MAX_REPORTED_ERRORS = 200;
+/** The one empty evidence list every relationship without citations points at; frozen, as it is shared. */
+const NO_IDS = Object.freeze([]) as unknown as string[];
 
 function zodProblems(file: string, error: z.ZodError, index?: number): string[] {
   return error.issues.map((issue) => {
@@ -230,6 +232,8 @@ export function* validationSteps(raw: RawPackFiles, expectedPackId?: string): St
     r.type = shared(r.type);
     r.label = shared(r.label);
     r.origin = shared(r.origin) as Relationship['origin'];
+    // Most relationships cite nothing: they share one empty list instead of holding one each.
+    if (r.evidenceIds.length === 0) r.evidenceIds = NO_IDS;
     for (const [i, sid] of r.evidenceIds.entries()) {
       if (rejected.has(sid)) continue;
       const cited = entityById.get(sid);
