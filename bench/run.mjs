@@ -5,7 +5,7 @@
  *   npm run bench                     # build, then the standard scenarios
  *   node bench/run.mjs --scale        # scale mode: synthetic atlas packs of 1k, 10k and 100k entities
  *   options: --duration 8 (seconds per run), --warmup 2 (seconds per scenario, unmeasured, before the
- *            measured runs), --connections 10, --sizes 1000,10000,100000, --no-build
+ *            measured runs), --connections 10, --sizes 1000,10000,100000, --starts 3, --no-build
  *
  * Standard mode starts `node dist/src/main.js` (NODE_ENV=production, configured tokens, the rate
  * limit lifted, a temporary DATA_DIR) and runs each scenario with autocannon at -c 10 -p 1 right
@@ -15,10 +15,13 @@
  * answering scenarios then run again on a second server with the result cache off
  * (RESULT_CACHE_ENTRIES=0), so the table shows both a repeated question and a new one.
  *
- * Scale mode generates packs with `npm run atlas:synth`, starts the server on each (PACKS_DIR a
- * temporary folder with the atlas pack and a link to packs/classics; result cache off), and
- * records spawn-to-ready time, RSS at ready and after the runs (VmRSS), and search and graph
- * throughput and latency.
+ * Scale mode generates packs with `npm run atlas:synth` and starts the server on each (PACKS_DIR a
+ * temporary folder with the atlas pack and a link to packs/classics; result cache off), first
+ * from the pack files, then after `npm run atlas:compile` (the release step for a large pack).
+ * It records spawn-to-ready time and RSS at ready (VmRSS; medians of --starts starts), the
+ * compile time, RSS after the runs, and search and graph throughput and latency on the compiled
+ * pack. A reference start on the design-history pack in the same run shows how busy the machine
+ * is.
  *
  * Results: bench/results/latest.json (each mode keeps the other's last results) and a markdown
  * table on stdout.
@@ -41,6 +44,8 @@ const DURATION = Number(opt('duration', 8));
 const WARMUP = Number(opt('warmup', 2));
 const CONNECTIONS = Number(opt('connections', 10));
 const SIZES = String(opt('sizes', '1000,10000,100000')).split(',').map(Number);
+/** Starts per configuration in scale mode; start times are reported as the median. */
+const STARTS = Number(opt('starts', 3));
 const P99_TARGET_MS = 25;
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const load = () => loadavg().map((x) => Math.round(x * 100) / 100);
@@ -115,8 +120,25 @@ async function standard() {
   return result;
 }
 
+/** Spawn-to-ready and RSS at ready over `times` starts (the last server is kept running for the caller). */
+async function starts(times, options) {
+  const samples = [];
+  for (let i = 0; i < times; i++) {
+    const server = await startServer(options);
+    samples.push({ readyMs: server.readyMs, atlasReadyMs: server.atlasReadyMs, rssMb: server.rssMb });
+    if (i < times - 1) await server.stop();
+    else return { server, samples, readyMs: median(samples.map((x) => x.readyMs)), rssMb: median(samples.map((x) => x.rssMb)) };
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 async function scale() {
   const out = [];
+  // The same start on the small design-history pack, in this run: a reference for how busy the machine is.
+  const reference = await starts(STARTS, { root: ROOT });
+  await reference.server.stop();
+  log(`reference start (design-history pack): median ${reference.readyMs} ms, RSS ${reference.rssMb} MB over ${STARTS} starts`);
   for (const n of SIZES) {
     const packsDir = mkdtempSync(join(tmpdir(), 'bench-packs-'));
     try {
@@ -128,8 +150,16 @@ async function scale() {
       execFileSync('npm', ['run', '--silent', 'atlas:synth', '--', '--entities', String(n), '--out', packDir], { cwd: ROOT, stdio: 'ignore' });
       const inputs = atlasInputs(packDir);
       // The cost curve is of computing a search, not of answering a repeated one.
-      const server = await startServer({ root: ROOT, packsDir, packId, env: { RESULT_CACHE_ENTRIES: '0' } });
-      log(`  spawn to ready: ${server.readyMs} ms (atlas ${server.atlasReadyMs} ms), RSS ${server.rssMb} MB`);
+      const env = { RESULT_CACHE_ENTRIES: '0' };
+      const fromFiles = await starts(STARTS, { root: ROOT, packsDir, packId, env });
+      await fromFiles.server.stop();
+      log(`  from the pack files: spawn to ready ${fromFiles.readyMs} ms, RSS ${fromFiles.rssMb} MB (median of ${STARTS})`);
+      const compileStarted = performance.now();
+      execFileSync('npm', ['run', '--silent', 'atlas:compile', '--', '--dir', packDir], { cwd: ROOT, stdio: 'ignore' });
+      const compileMs = Math.round(performance.now() - compileStarted);
+      const compiled = await starts(STARTS, { root: ROOT, packsDir, packId, env });
+      const server = compiled.server;
+      log(`  compiled (npm run atlas:compile, ${compileMs} ms): spawn to ready ${compiled.readyMs} ms, RSS ${compiled.rssMb} MB (median of ${STARTS})`);
       try {
         if (WARMUP > 0) {
           await run(server.base, { name: 'warm-up', method: 'POST', path: '/api/atlas/v1/search', token: TOKENS.atlas, next: (i) => ({ body: inputs.search[i % inputs.search.length] }), duration: WARMUP, connections: CONNECTIONS });
@@ -139,7 +169,17 @@ async function scale() {
         log(line(search));
         const graph = await cannon(server, { name: `graph @ ${n}`, method: 'POST', path: '/api/atlas/v1/graph', token: TOKENS.atlas, next: (i) => ({ body: inputs.graph[i % inputs.graph.length] }) });
         log(line(graph));
-        out.push({ entities: n, readyMs: server.readyMs, atlasReadyMs: server.atlasReadyMs, rssMb: server.rssMb, rssAfterRunsMb: rssMb(server.pid), search, graph });
+        out.push({
+          entities: n,
+          readyMs: compiled.readyMs,
+          rssMb: compiled.rssMb,
+          starts: compiled.samples,
+          compileMs,
+          fromFiles: { readyMs: fromFiles.readyMs, rssMb: fromFiles.rssMb, starts: fromFiles.samples },
+          rssAfterRunsMb: rssMb(server.pid),
+          search,
+          graph,
+        });
       } finally {
         await server.stop();
       }
@@ -147,7 +187,7 @@ async function scale() {
       rmSync(packsDir, { recursive: true, force: true });
     }
   }
-  return out;
+  return { reference: { readyMs: reference.readyMs, rssMb: reference.rssMb, starts: reference.samples }, runs: out };
 }
 
 function standardTable(s) {
@@ -163,13 +203,16 @@ function standardTable(s) {
   return rows.join('\n');
 }
 
-function scaleTable(runs) {
+function scaleTable({ reference, runs }) {
+  const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
   return [
-    '| entities | spawn to ready | RSS at ready | RSS after runs | search req/s (p50 / p99 ms) | graph req/s (p50 / p99 ms) |',
-    '|---:|---:|---:|---:|---:|---:|',
+    `Reference: the same server on the design-history pack, ready in ${s(reference.readyMs)}, RSS ${fmt(reference.rssMb)} MB. Start figures are medians of ${STARTS} starts.`,
+    '',
+    '| entities | compiled: spawn to ready | RSS at ready | from files: ready | RSS | compile | RSS after runs | search req/s (p50 / p99 ms) | graph req/s (p50 / p99 ms) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...runs.map(
       (r) =>
-        `| ${fmt(r.entities)} | ${(r.readyMs / 1000).toFixed(1)} s | ${fmt(r.rssMb)} MB | ${fmt(r.rssAfterRunsMb)} MB | ${fmt(r.search.reqPerSec)} (${r.search.p50Ms} / ${r.search.p99Ms}) | ${fmt(r.graph.reqPerSec)} (${r.graph.p50Ms} / ${r.graph.p99Ms}) |`,
+        `| ${fmt(r.entities)} | ${s(r.readyMs)} | ${fmt(r.rssMb)} MB | ${s(r.fromFiles.readyMs)} | ${fmt(r.fromFiles.rssMb)} MB | ${s(r.compileMs)} | ${fmt(r.rssAfterRunsMb)} MB | ${fmt(r.search.reqPerSec)} (${r.search.p50Ms} / ${r.search.p99Ms}) | ${fmt(r.graph.reqPerSec)} (${r.graph.p50Ms} / ${r.graph.p99Ms}) |`,
     ),
   ].join('\n');
 }
@@ -190,9 +233,9 @@ async function main() {
   const loadAverageAtStart = load();
   if (args.includes('--scale')) {
     log(`scale mode: ${SIZES.join(', ')} entities, ${DURATION} s per run at -c ${CONNECTIONS} -p 1; load average ${loadAverageAtStart.join(' ')}`);
-    const runs = await scale();
-    results.scale = { at: new Date().toISOString(), loadAverageAtStart, loadAverageAtEnd: load(), targets: { readyMs: 5000, rssMb: 600 }, runs };
-    log(`\n${scaleTable(runs)}`);
+    const { reference, runs } = await scale();
+    results.scale = { at: new Date().toISOString(), loadAverageAtStart, loadAverageAtEnd: load(), targets: { readyMs: 5000, rssMb: 600 }, reference, runs };
+    log(`\n${scaleTable(results.scale)}`);
   } else {
     log(`standard scenarios: ${DURATION} s each at -c ${CONNECTIONS} -p 1, each after a ready run; load average ${loadAverageAtStart.join(' ')}`);
     const s = await standard();

@@ -80,8 +80,14 @@ function* adjacencySteps(relationships: Iterable<Relationship>): Steps<Map<strin
 export class GraphIndex {
   private constructor(
     private readonly entities: ReadonlyMap<string, Entity>,
-    private readonly adjacency: ReadonlyMap<string, Relationship[]>,
+    /** Each entity's relationships in (neighbour id, relationship id) order; callers must not change it. */
+    readonly adjacency: ReadonlyMap<string, Relationship[]>,
   ) {}
+
+  /** Opens adjacency lists already in order (a compiled pack stores them, see compiled.ts). */
+  static open(entities: ReadonlyMap<string, Entity>, adjacency: ReadonlyMap<string, Relationship[]>): GraphIndex {
+    return new GraphIndex(entities, adjacency);
+  }
 
   /** Builds the adjacency map in time slices that give the event loop back (see steps.ts). */
   static build(entities: ReadonlyMap<string, Entity>, relationships: Iterable<Relationship>): Promise<GraphIndex> {

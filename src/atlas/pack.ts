@@ -117,8 +117,6 @@ export interface PackVersion {
 export interface Pack {
   version: PackVersion;
   manifest: ComputedManifest;
-  /** Every entity in the files, hidden ones included (governance numbers are over these). */
-  allEntities: Entity[];
   /** Released records, by id. */
   entities: Map<string, Entity>;
   entitiesBySlug: Map<string, Entity>;
@@ -137,7 +135,7 @@ export type PackResult = { ok: true; pack: Pack } | { ok: false; errors: string[
 
 const MAX_REPORTED_ERRORS = 200;
 /** The one empty evidence list every relationship without citations points at; frozen, as it is shared. */
-const NO_IDS = Object.freeze([]) as unknown as string[];
+export const NO_IDS = Object.freeze([]) as unknown as string[];
 
 function zodProblems(file: string, error: z.ZodError, index?: number): string[] {
   return error.issues.map((issue) => {
@@ -341,7 +339,6 @@ function* assemble(manifest: ManifestFile, all: Entity[], relationships: Relatio
         relationshipsSkippedMissingEndpoint: skipped,
       },
     },
-    allEntities: all,
     entities: released,
     entitiesBySlug: bySlug,
     relationships: releasedRelationships,
@@ -366,25 +363,37 @@ const unreadable = (file: string, error: unknown, errors: string[]) => {
 
 const asRaw = ([manifest, entities, relationships, evidence]: unknown[]): RawPackFiles => ({ manifest, entities, relationships, evidence });
 
-/**
- * Reads and validates packs/atlas/<packId>/ (dir is that folder) without holding the event loop
- * for long: files are read asynchronously, parsed one per turn, and validated in time slices.
- * A missing or unparsable file is a validation error.
- */
-export async function loadPack(dir: string, expectedPackId?: string): Promise<PackResult> {
+/** The pack files as read (undefined where a file could not be read, with the reason in errors). */
+export interface PackFiles {
+  buffers: (Buffer | undefined)[];
+  errors: string[];
+}
+
+/** Reads the four files of packs/atlas/<packId>/ (dir is that folder) asynchronously, in PACK_FILES order. */
+export async function readPackFiles(dir: string): Promise<PackFiles> {
   const errors: string[] = [];
-  const texts = await Promise.all(PACK_FILES.map((file) => readFile(join(dir, file), 'utf8').catch((error: unknown) => unreadable(file, error, errors))));
+  const buffers = await Promise.all(PACK_FILES.map((file) => readFile(join(dir, file)).catch((error: unknown) => unreadable(file, error, errors))));
+  return { buffers, errors };
+}
+
+/**
+ * Parses and validates files read by readPackFiles without holding the event loop for long: one
+ * file parsed per turn, records validated in time slices. An unparsable file is a validation
+ * error. The buffers are released as they are parsed.
+ */
+export async function validatePackFiles(files: PackFiles, expectedPackId?: string): Promise<PackResult> {
+  const errors = [...files.errors];
   const parsed: unknown[] = [];
   for (const [i, file] of PACK_FILES.entries()) {
-    parsed.push(parseFile(file, texts[i], errors));
-    texts[i] = undefined;
+    parsed.push(parseFile(file, files.buffers[i]?.toString('utf8'), errors));
+    files.buffers[i] = undefined;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (errors.length > 0) return { ok: false, errors };
   return runAsync(validationSteps(asRaw(parsed), expectedPackId));
 }
 
-/** loadPack in one go, for command-line checks. */
+/** Reads and validates packs/atlas/<packId>/ (dir is that folder) in one go, for command-line checks and tests. */
 export function loadPackSync(dir: string, expectedPackId?: string): PackResult {
   const errors: string[] = [];
   const parsed = PACK_FILES.map((file) => {

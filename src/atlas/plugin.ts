@@ -24,7 +24,7 @@ export async function atlasPlugin(app: FastifyInstance, opts: { ctx: PlatformCon
   // A pack too large to load within Fastify's plugin timeout keeps loading in the background
   // while the server starts; atlas /ready answers 503 until it is in.
   const loading = store.reload().then(
-    (loaded) => app.log.info({ pack: loaded.current, durationMs: loaded.durationMs }, 'atlas pack loaded'),
+    (loaded) => app.log.info({ pack: loaded.current, durationMs: loaded.durationMs, opened: loaded.opened }, 'atlas pack loaded'),
     () => app.log.error({ reason: store.readiness().reason }, 'atlas pack not loaded'),
   );
   const pluginTimeout = app.initialConfig.pluginTimeout ?? 10_000;

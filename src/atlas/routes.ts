@@ -124,7 +124,8 @@ export async function atlasRoutes(app: FastifyInstance, opts: AtlasRouteOptions)
       },
       async (request) => {
         try {
-          return await store.reload(request.body.packId);
+          const { previous, current, durationMs } = await store.reload(request.body.packId);
+          return { previous, current, durationMs };
         } catch (error) {
           if (error instanceof ReloadInProgressError) throw new ServiceError(409, 'CONFLICT', error.message);
           if (error instanceof PackNotFoundError) throw new ServiceError(404, 'NOT_FOUND', error.message);

@@ -1,5 +1,5 @@
 /**
- * Full-text search over released entities (MiniSearch).
+ * Full-text search over released entities.
  *
  * Text is normalised the same way for the index and the query: traditional Han characters to
  * simplified (設計 meets 设计), NFKD, combining diacritics removed, a few letters folded that
@@ -20,11 +20,10 @@
  * 0.99. Ties: score desc, then displayName, then id (code-unit order, locale independent).
  */
 import { LRUCache } from 'lru-cache';
-import MiniSearch, { type SearchResult } from 'minisearch';
 import * as OpenCC from 'opencc-js';
 import { ENTITY_KINDS, type Entity, type EntityKind } from './pack.js';
 import { runAsync, runSync, ticker, type Steps } from './steps.js';
-import { TextIndex } from '../platform/text-index.js';
+import { ExpandingIndex, TextIndex, type QueryTerm } from '../platform/text-index.js';
 
 export type SearchField = 'id' | 'slug' | 'displayName' | 'aliases' | 'description';
 
@@ -165,8 +164,18 @@ class TopK {
   }
 }
 
-const NAME_FIELDS: SearchField[] = ['displayName', 'aliases', 'slug', 'id'];
-const ENGINE_NAME_FIELDS = ['displayName', 'aliases', 'slug'];
+const NAME_FIELDS = ['displayName', 'aliases', 'slug'] as const;
+const nameField = (e: Entity, field: string) => (field === 'aliases' ? e.aliases.join(' \n ') : field === 'slug' ? e.slug : e.displayName);
+/** Latin with diacritics and folded letters, traditional and simplified Han, kana, digits and punctuation. */
+const FINGERPRINT_PROBE = ' Jørn Utzon, Röntgen & Æsop: 設計學校 设计 バウハウス 1919-1933 Straße ';
+
+/** A search index's engines in stored form (see SearchIndex.compiled). */
+export interface CompiledSearch {
+  /** The names index, as TextIndex serialises itself. */
+  names: Uint8Array;
+  /** The description index, as TextIndex serialises itself. */
+  descriptions: Uint8Array;
+}
 
 interface IndexOptions {
   /** Recent queries whose results are kept (default 1024; 0 computes every search). */
@@ -174,8 +183,13 @@ interface IndexOptions {
 }
 
 export class SearchIndex {
-  /** Names, aliases, slug and id: prefix and fuzzy matching. */
-  private readonly names: MiniSearch<Entity>;
+  /**
+   * Names, aliases and slug (which carries the id's boost too), with prefix and fuzzy matching.
+   * Scores are MiniSearch's for the same search; a MiniSearch index of these fields held every
+   * posting in its own Map, several times the memory and the time to build or load at 100,000
+   * entities.
+   */
+  private names!: ExpandingIndex;
   /** Descriptions: whole words only (prefix and fuzzy expansion over prose costs a lot and finds little). */
   private text: TextIndex | undefined;
   /**
@@ -196,31 +210,50 @@ export class SearchIndex {
   ) {
     const cached = options.searchCacheEntries ?? 1024;
     this.recent = cached > 0 ? new LRUCache<string, SearchHit[]>({ max: cached }) : undefined;
-    const common = {
-      idField: 'id',
-      storeFields: [],
-      tokenize: (text: string) => tokenize(text),
-      processTerm: (term: string) => term,
-      extractField: (doc: Entity, field: string) => (field === 'aliases' ? doc.aliases.join(' \n ') : (doc as unknown as Record<string, string>)[field]),
-    };
-    this.names = new MiniSearch<Entity>({ ...common, fields: ENGINE_NAME_FIELDS });
   }
 
-  /** Builds the index in time slices that give the event loop back (see steps.ts). */
-  static build(entities: ReadonlyMap<string, Entity>, options: IndexOptions = {}): Promise<SearchIndex> {
+  /**
+   * Builds the index in time slices that give the event loop back (see steps.ts). With `compiled`
+   * (what `compiled()` returned for the same entities and the same code, see compiled.ts) the
+   * engines are opened from it instead of being rebuilt.
+   */
+  static build(entities: ReadonlyMap<string, Entity>, options: IndexOptions = {}, compiled?: CompiledSearch): Promise<SearchIndex> {
     const index = new SearchIndex(entities, options);
-    return runAsync(index.fill()).then(() => index);
+    return runAsync(index.fill(compiled)).then(() => index);
   }
 
   /** Synchronous build, for tests and small packs. */
-  static buildSync(entities: ReadonlyMap<string, Entity>, options: IndexOptions = {}): SearchIndex {
+  static buildSync(entities: ReadonlyMap<string, Entity>, options: IndexOptions = {}, compiled?: CompiledSearch): SearchIndex {
     const index = new SearchIndex(entities, options);
-    runSync(index.fill());
+    runSync(index.fill(compiled));
     return index;
   }
 
-  private *fill(): Steps<void> {
+  /** The engines in a form `build` can open instead of rebuilding them. */
+  compiled(): CompiledSearch {
+    return { names: this.names.index.serialize(), descriptions: this.text!.serialize() };
+  }
+
+  /**
+   * What a compiled index depends on besides the entities: fields, boosts, and how text is
+   * normalised and tokenised (probed on text that exercises every rule). A compiled index made
+   * under another fingerprint is not opened.
+   */
+  static fingerprint(): string {
+    return JSON.stringify({ fields: NAME_FIELDS, boost: ENGINE_BOOST, probe: tokenize(FINGERPRINT_PROBE), exact: exactKey(FINGERPRINT_PROBE) });
+  }
+
+  private *fill(compiled: CompiledSearch | undefined): Steps<void> {
     const tick = ticker(128);
+    let names: TextIndex;
+    if (compiled) {
+      names = TextIndex.deserialize(compiled.names, tokenize);
+      this.text = TextIndex.deserialize(compiled.descriptions, tokenize);
+    } else {
+      names = yield* TextIndex.build(this.entities.values(), { fields: NAME_FIELDS, extract: nameField, id: (e) => e.id, tokenize }, tick);
+      this.text = yield* TextIndex.build(described(this.entities), { fields: ['description'], extract: (e) => e.description, id: (e) => e.id, tokenize }, tick);
+    }
+    this.names = yield* ExpandingIndex.over(names, tick);
     for (const e of this.entities.values()) {
       // Added in priority order: when the query equals several fields, the first one names the match.
       const seen = new Set<string>();
@@ -234,10 +267,8 @@ export class SearchIndex {
       };
       add(e.displayName, 'displayName');
       for (const alias of e.aliases) add(alias, 'aliases');
-      this.names.add(e);
       if (tick()) yield;
     }
-    this.text = yield* TextIndex.build(described(this.entities), { fields: ['description'], extract: (e) => e.description, id: (e) => e.id, tokenize }, tick);
   }
 
   /** The hits for a query; callers share the returned array and must not change it. */
@@ -253,7 +284,6 @@ export class SearchIndex {
 
   private compute(query: SearchQuery): SearchHit[] {
     const scope = query.scope && query.scope.length > 0 ? new Set<string>(query.scope) : undefined;
-    const filter = scope ? (r: SearchResult) => scope.has(this.entities.get(String(r.id))!.kind) : undefined;
     const top = new TopK(query.limit);
     const exact = new Set<string>();
     const key = exactKey(query.q);
@@ -269,20 +299,22 @@ export class SearchIndex {
       offerExact(this.entities.get(key), 'id');
     }
     // The engine score of a hit is its name score plus its description score.
-    const engine = new Map<string, { score: number; names?: SearchResult }>();
-    for (const r of this.names.search(query.q, { boost: ENGINE_BOOST, prefix: usePrefix, fuzzy: fuzzyDistance, boostTerm: cjkUnigramsWeighLess, filter })) {
-      engine.set(String(r.id), { score: r.score, names: r });
-    }
     const inScope = scope ? (id: string) => scope.has(this.entities.get(id)!.kind) : undefined;
+    const terms = this.names.queryTerms(query.q, { prefix: usePrefix, fuzzy: fuzzyDistance, boostTerm: cjkUnigramsWeighLess });
+    const engine = new Map<string, { score: number; named: boolean }>();
+    this.names.index.searchTerms(terms, (id, score) => engine.set(id, { score, named: true }), { boost: ENGINE_BOOST, filter: inScope });
     const addDescriptionScore = (id: string, score: number) => {
       const hit = engine.get(id);
       if (hit) hit.score += score;
-      else engine.set(id, { score });
+      else engine.set(id, { score, named: false });
     };
-    this.text!.search(query.q, addDescriptionScore, { boost: { description: BOOST.description }, boostTerm: cjkUnigramsWeighLess, filter: inScope });
-    for (const [id, { score, names }] of engine) {
-      if (!exact.has(id)) top.offer({ entity: this.entities.get(id)!, score: mapEngineScore(score), field: names ? bestField(names) : 'description' });
+    this.text!.searchTerms(terms.map(wholeTerm), addDescriptionScore, { boost: { description: BOOST.description }, filter: inScope });
+    for (const [id, { score, named }] of engine) {
+      if (!exact.has(id)) top.offer({ entity: this.entities.get(id)!, score: mapEngineScore(score), field: named ? undefined : 'description' });
     }
+    // Only the hits kept need to know which name field matched.
+    const matched = named(terms);
+    for (const c of top.sorted()) if (c.field === undefined) c.field = NAME_FIELDS.find((f) => tokenize(nameField(c.entity, f)).some((t) => matched.has(t)));
     return top.sorted().map((c) => this.hit(c.entity, c.score, c.field));
   }
 
@@ -298,9 +330,12 @@ function* described(entities: ReadonlyMap<string, Entity>): Generator<Entity> {
   for (const e of entities.values()) if (e.description) yield e;
 }
 
-/** The highest-boosted name field any query term matched in. */
-function bestField(result: SearchResult): SearchField | undefined {
-  const matched = new Set<string>();
-  for (const fields of Object.values(result.match)) for (const f of fields) matched.add(f);
-  return NAME_FIELDS.find((f) => matched.has(f));
+/** Descriptions match whole words only: a query term without its expansions. */
+const wholeTerm = (t: QueryTerm): QueryTerm => ({ ...t, expansions: t.expansions.slice(0, 1) });
+
+/** Every index term the query's terms stand for. */
+function named(terms: readonly QueryTerm[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of terms) for (const e of t.expansions) out.add(e.term);
+  return out;
 }

@@ -10,7 +10,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GraphIndex } from './graph.js';
-import { loadPack, type Pack, type PackVersion } from './pack.js';
+import { openPack, type Opened, type Prebuilt } from './compiled.js';
+import type { Pack, PackVersion } from './pack.js';
 import { SearchIndex } from './search.js';
 
 export interface Atlas {
@@ -48,12 +49,14 @@ export interface ReloadResult {
   previous: PackVersion | null;
   current: PackVersion;
   durationMs: number;
+  /** Whether the pack's compile was used (see compiled.ts); for the log, not the API. */
+  opened: Opened;
 }
 
-/** Builds the served object for a validated pack. */
-export async function buildAtlas(pack: Pack, options: { searchCacheEntries?: number } = {}): Promise<Atlas> {
-  const search = await SearchIndex.build(pack.entities, options);
-  const graph = await GraphIndex.build(pack.entities, pack.relationships.values());
+/** Builds the served object for a validated pack, opening the indexes of its compile when given. */
+export async function buildAtlas(pack: Pack, options: { searchCacheEntries?: number } = {}, prebuilt?: Prebuilt): Promise<Atlas> {
+  const search = await SearchIndex.build(pack.entities, options, prebuilt?.search);
+  const graph = prebuilt ? GraphIndex.open(pack.entities, prebuilt.adjacency) : await GraphIndex.build(pack.entities, pack.relationships.values());
   return Object.freeze({ pack, search, graph, loadedAt: new Date().toISOString() });
 }
 
@@ -95,13 +98,13 @@ export class AtlasStore {
     try {
       const dir = join(this.packsDir, 'atlas', packId);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new PackNotFoundError(packId);
-      const result = await loadPack(dir, packId);
+      const { result, prebuilt, opened } = await openPack(dir, packId);
       if (!result.ok) throw new PackInvalidError(packId, result.errors);
-      const next = await buildAtlas(result.pack, this.options);
+      const next = await buildAtlas(result.pack, this.options, prebuilt);
       const previous = this.served?.pack.version ?? null;
       this.served = next;
       this.packId = packId;
-      return { previous, current: next.pack.version, durationMs: Math.round(performance.now() - started) };
+      return { previous, current: next.pack.version, durationMs: Math.round(performance.now() - started), opened };
     } catch (error) {
       if (!this.served) {
         this.failure =
