@@ -259,9 +259,9 @@ export type CompileResult = { ok: true; stamp: Stamp } | { ok: false; errors: st
 
 /** Validates the pack in dir in full and writes its compiled folder; an invalid pack writes nothing. */
 export async function compilePack(dir: string, packId: string): Promise<CompileResult> {
-  const files = await readPackFiles(dir);
-  const digests = Object.fromEntries(PACK_FILES.map((file, i) => [file, files.buffers[i] ? sha256(files.buffers[i]) : '']));
-  const result = await validatePackFiles(files, packId);
+  // The digests are of the bytes on disk, as a load computes them (an unreadable file fails validation below).
+  const digests = Object.fromEntries(await Promise.all(PACK_FILES.map(async (file) => [file, await fileDigest(join(dir, file)).catch(() => '')])));
+  const result = await validatePackFiles(await readPackFiles(dir), packId);
   if (!result.ok) return result;
   const compiled = SearchIndex.buildSync(result.pack.entities, { searchCacheEntries: 0 }).compiled();
   const packText = asciiJson(encode(result.pack, GraphIndex.buildSync(result.pack.entities, result.pack.relationships.values())));

@@ -365,28 +365,28 @@ const asRaw = ([manifest, entities, relationships, evidence]: unknown[]): RawPac
 
 /** The pack files as read (undefined where a file could not be read, with the reason in errors). */
 export interface PackFiles {
-  buffers: (Buffer | undefined)[];
+  texts: (string | undefined)[];
   errors: string[];
 }
 
 /** Reads the four files of packs/atlas/<packId>/ (dir is that folder) asynchronously, in PACK_FILES order. */
 export async function readPackFiles(dir: string): Promise<PackFiles> {
   const errors: string[] = [];
-  const buffers = await Promise.all(PACK_FILES.map((file) => readFile(join(dir, file)).catch((error: unknown) => unreadable(file, error, errors))));
-  return { buffers, errors };
+  const texts = await Promise.all(PACK_FILES.map((file) => readFile(join(dir, file), 'utf8').catch((error: unknown) => unreadable(file, error, errors))));
+  return { texts, errors };
 }
 
 /**
  * Parses and validates files read by readPackFiles without holding the event loop for long: one
  * file parsed per turn, records validated in time slices. An unparsable file is a validation
- * error. The buffers are released as they are parsed.
+ * error. The texts are released as they are parsed.
  */
 export async function validatePackFiles(files: PackFiles, expectedPackId?: string): Promise<PackResult> {
   const errors = [...files.errors];
   const parsed: unknown[] = [];
   for (const [i, file] of PACK_FILES.entries()) {
-    parsed.push(parseFile(file, files.buffers[i]?.toString('utf8'), errors));
-    files.buffers[i] = undefined;
+    parsed.push(parseFile(file, files.texts[i], errors));
+    files.texts[i] = undefined;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (errors.length > 0) return { ok: false, errors };

@@ -169,6 +169,11 @@ const nameField = (e: Entity, field: string) => (field === 'aliases' ? e.aliases
 /** Latin with diacritics and folded letters, traditional and simplified Han, kana, digits and punctuation. */
 const FINGERPRINT_PROBE = ' Jørn Utzon, Röntgen & Æsop: 設計學校 设计 バウハウス 1919-1933 Straße ';
 
+interface ExactMatch {
+  entity: Entity;
+  field: 'displayName' | 'aliases';
+}
+
 /** A search index's engines in stored form (see SearchIndex.compiled). */
 export interface CompiledSearch {
   /** The names index, as TextIndex serialises itself. */
@@ -195,9 +200,10 @@ export class SearchIndex {
   /**
    * Normalised displayNames and aliases to the entities that have them. Slugs and ids need no
    * map of their own: they are normalised already, and an id is "<kind>.<slug>", so the entity
-   * map answers both (at 100k entities, 200k fewer entries to build and hold).
+   * map answers both (at 100k entities, 200k fewer entries to build and hold). A key most
+   * entities have to themselves holds its one match rather than a list of one.
    */
-  private readonly exact = new Map<string, { id: string; field: SearchField }[]>();
+  private readonly exact = new Map<string, ExactMatch | ExactMatch[]>();
   /**
    * Recent results by query. An index belongs to one loaded pack and never changes (a reload
    * builds a new one), so a repeated search (autocomplete, a popular name) is answered from here.
@@ -254,19 +260,21 @@ export class SearchIndex {
       this.text = yield* TextIndex.build(described(this.entities), { fields: ['description'], extract: (e) => e.description, id: (e) => e.id, tokenize }, tick);
     }
     this.names = yield* ExpandingIndex.over(names, tick);
+    const add = (key: string, match: ExactMatch) => {
+      const known = this.exact.get(key);
+      if (known === undefined) this.exact.set(key, match);
+      else if (Array.isArray(known)) known.push(match);
+      else this.exact.set(key, [known, match]);
+    };
     for (const e of this.entities.values()) {
-      // Added in priority order: when the query equals several fields, the first one names the match.
-      const seen = new Set<string>();
-      const add = (text: string, field: SearchField) => {
-        const key = exactKey(text);
-        if (!key || seen.has(key)) return;
-        seen.add(key);
-        const list = this.exact.get(key);
-        if (list) list.push({ id: e.id, field });
-        else this.exact.set(key, [{ id: e.id, field }]);
-      };
-      add(e.displayName, 'displayName');
-      for (const alias of e.aliases) add(alias, 'aliases');
+      // Added in priority order: when the query equals several fields, the first one names the
+      // match, and an entity is listed once per key.
+      const name = exactKey(e.displayName);
+      if (name) add(name, { entity: e, field: 'displayName' });
+      for (const [i, alias] of e.aliases.entries()) {
+        const key = exactKey(alias);
+        if (key && key !== name && !e.aliases.slice(0, i).some((earlier) => exactKey(earlier) === key)) add(key, { entity: e, field: 'aliases' });
+      }
       if (tick()) yield;
     }
   }
@@ -293,7 +301,8 @@ export class SearchIndex {
       top.offer({ entity: e, score: 1, field });
     };
     // In priority order: an entity the query names by displayName or alias is not matched again by slug or id.
-    for (const { id, field } of this.exact.get(key) ?? []) offerExact(this.entities.get(id), field);
+    const byName = this.exact.get(key);
+    for (const { entity, field } of byName === undefined ? [] : Array.isArray(byName) ? byName : [byName]) offerExact(entity, field);
     if (key) {
       for (const kind of ENTITY_KINDS) offerExact(this.entities.get(`${kind}.${key}`), 'slug');
       offerExact(this.entities.get(key), 'id');

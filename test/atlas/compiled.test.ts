@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { synthesizePack, writePack } from '../../scripts/atlas-synth.js';
@@ -79,6 +79,13 @@ describe('compiled atlas packs', () => {
     expect(damaged.result).toEqual({ ok: true, pack: full(dir, 'synthetic-3000') });
     writeFileSync(names, good);
     expect((await openPack(packDir, 'synthetic-3000')).opened).toEqual({ compiled: true });
+
+    const evidence = readFileSync(join(packDir, 'evidence.json'));
+    rmSync(join(packDir, 'evidence.json'));
+    const missing = await openPack(packDir, 'synthetic-3000');
+    expect(missing.opened).toEqual({ compiled: false, reason: 'a pack file is unreadable' });
+    expect(missing.result).toEqual({ ok: false, errors: ['evidence.json: cannot be read (ENOENT)'] });
+    writeFileSync(join(packDir, 'evidence.json'), evidence);
 
     // An edit after the compile: the files are what is served, and checked as always.
     const entities = JSON.parse(readFileSync(join(packDir, 'entities.json'), 'utf8'));
