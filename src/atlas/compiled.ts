@@ -320,8 +320,10 @@ async function readStamp(dir: string): Promise<Stamp | string> {
 }
 
 /** Whether the stamp describes exactly the files in dir under this code; a reason when it does not. */
-async function matches(dir: string, stamp: Stamp): Promise<true | string> {
+async function matches(dir: string, packId: string, stamp: Stamp): Promise<true | string> {
   if (stamp.fingerprint !== fingerprint()) return 'compiled by code that checks or indexes differently';
+  // Validation ties a pack to its directory name; a copied folder is checked the full way.
+  if (stamp.packId !== packId) return `compiled as pack "${stamp.packId}"`;
   let digests: string[];
   try {
     digests = await Promise.all(PACK_FILES.map((file) => fileDigest(join(dir, file))));
@@ -358,7 +360,7 @@ async function readArtifacts(dir: string, stamp: Stamp): Promise<Artifacts | str
  */
 export async function openPack(dir: string, packId: string): Promise<OpenedPack> {
   const stamp = await readStamp(dir);
-  let reason = typeof stamp === 'string' ? stamp : await matches(dir, stamp);
+  let reason = typeof stamp === 'string' ? stamp : await matches(dir, packId, stamp);
   if (reason === true) {
     const artifacts = await readArtifacts(dir, stamp as Stamp);
     if (typeof artifacts !== 'string') {

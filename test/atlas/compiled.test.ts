@@ -71,6 +71,12 @@ describe('compiled atlas packs', () => {
     expect((await openPack(packDir, 'synthetic-3000')).opened).toEqual({ compiled: false, reason: 'compiled by code that checks or indexes differently' });
     writeFileSync(stampPath, stamp);
 
+    const copy = join(dir, 'atlas', 'synthetic-copy');
+    cpSync(packDir, copy, { recursive: true });
+    const copied = await openPack(copy, 'synthetic-copy');
+    expect(copied.opened).toEqual({ compiled: false, reason: 'compiled as pack "synthetic-3000"' });
+    expect(copied.result.ok ? [] : copied.result.errors).toEqual(['manifest.json.packId: "synthetic-3000" does not match the pack directory "synthetic-copy"']);
+
     const names = join(packDir, COMPILED_DIR, 'names.bin');
     const good = readFileSync(names);
     writeFileSync(names, Buffer.concat([good, Buffer.from([0])]));
