@@ -124,7 +124,8 @@ export async function atlasRoutes(app: FastifyInstance, opts: AtlasRouteOptions)
       },
       async (request) => {
         try {
-          const { previous, current, durationMs } = await store.reload(request.body.packId);
+          const { previous, current, durationMs, opened } = await store.reload(request.body.packId);
+          request.log.info({ pack: current, durationMs, opened }, 'atlas pack reloaded');
           return { previous, current, durationMs };
         } catch (error) {
           if (error instanceof ReloadInProgressError) throw new ServiceError(409, 'CONFLICT', error.message);
