@@ -233,6 +233,18 @@ export class CountMatcher {
   }
 }
 
+/** Whether a question asks the colour of something ("what color is the robe", 袈裟是什么颜色). */
+export function asksColour(question: string): boolean {
+  return /\bwhat colou?rs?\b|\bwhich colou?rs?\b|\bcolou?r of\b|什么颜色|啥颜色|哪种颜色|什么色|颜色是/u.test(question);
+}
+
+const COLOUR_WORDS = /\b(?:red|yellow|blue|green|black|white|purple|violet|crimson|scarlet|golden|gold|brown|grey|gray|saffron|orange|azure|vermilion|colou?rs?)\b|[红黄青蓝绿黑白紫赤朱玄缁素皂]|颜色|五色/u;
+
+/** Whether a passage (its text or its English rendering) names a colour. */
+export function namesColour(text: string, en?: string): boolean {
+  return COLOUR_WORDS.test(text) || COLOUR_WORDS.test((en ?? '').toLowerCase());
+}
+
 /** Classical particles: a quote that has 矣 for 也 or 以 for 矣 misremembers the line, it does not alter it. */
 const PARTICLE_SWAPS = new Set(Array.from('之乎者也矣焉哉而其以于兮夫与欤耶邪'));
 
@@ -371,7 +383,10 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // A question that asks how many of something is answered only by a passage that counts it.
   const counted = countedOf(intent.question ?? intent.content);
   const count = counted === undefined ? undefined : new CountMatcher(counted, retrieval);
-  const quoted = (p: Passage) => (!quotes.length || genuine.some((q) => q.carried(p.id) >= q.floor)) && (!count || count.answers(p.id));
+  // A question that asks what colour something is is answered only by a passage that names a colour.
+  const colour = asksColour(intent.question ?? intent.content);
+  const quoted = (p: Passage) =>
+    (!quotes.length || genuine.some((q) => q.carried(p.id) >= q.floor)) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en));
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its
   // everyday sense; when much of the question is in words no classic has (I feel empty after my

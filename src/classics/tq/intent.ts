@@ -36,10 +36,13 @@ const PACK_NAMES: [RegExp, string][] = [
 
 /** Words that name a classic or shape a question but carry no content to match. */
 const FRAME_WORDS = [
-  /道德经|老子|论语|孔子|夫子|易经|周易|金刚经|传习录|王阳明|阳明先生|阳明|经典|经文|原文|原话|原句|这句话|这段话|这一章|这章|佛经|儒家|道家|佛家|心学/g,
+  // A classic's name with the word that places something in it (论语里, 金刚经中): 里 alone is no content.
+  /(?:道德经|老子|论语|孔子|夫子|易经|周易|金刚经|传习录|王阳明|阳明先生|阳明|经典|经文|佛经)(?:里面|里头|里|当中|中)?|原文|原话|原句|这句话|这段话|这一章|这章|儒家|道家|佛家|心学|佛陀/g,
   // Which line comes before or after a quoted one, and where it stands: 后面还有半句, 后两句,
   // 上一句, 这首偈, 哪一分, 是啥来着. The quote is what is asked about.
-  /(?:前面|后面|上面|下面|接下来|前|后|上|下)(?:还有|的)?(?:一|两|二|三|四|几|半)?句|(?:这|那)首(?:偈|诗)?|(?:哪|第几)一?(?:分|篇|卦|条)|(?:是)?啥(?:来着)?|来着/g,
+  /(?:前面|后面|上面|下面|接下来|前|后|上|下)(?:还有|的)?(?:一|两|二|三|四|几|半)?句|(?:这|那)首(?:偈|诗)?|(?:是)?(?:哪|第几)(?:一|个)?(?:分|篇|卦|条|章|段|节)|(?:是)?啥(?:来着)?|来着/g,
+  // Which characters follow or precede a quoted phrase (子不语后面是哪四个字, 前面是什么字): the phrase is what is asked about.
+  /(?:前面|后面|上面|下面|接下来|前|后)(?:是|还有|跟着|接着)?(?:哪|什么|啥)?(?:几|[一二三四五六七八九两])?(?:个)?字/g,
   // How a question asks, not what it asks about: "how does X view / explain / comment on",
   // "what does it remind", "where does it come from", "which line".
   /(?:怎么|如何|怎样|怎么样)(?:看待|看|理解|解释|说|讲|评价|论述)|有(?:什么|何)(?:看法|说法|论述|提醒|启发|启示|讲究)|(?:什么|何种)?(?:看法|说法)|提醒|启示|认为|出自哪里|出自哪|出自|出处|(?:是)?什么意思|意思是|(?:哪|那|这)(?:一)?(?:几)?句话?|(?:哪|那|这)一?章/g,
