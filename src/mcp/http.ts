@@ -1,4 +1,3 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import type { AtlasStore } from '../atlas/store.js';
 import type { UsageMeter } from '../atlas/usage.js';
@@ -7,9 +6,20 @@ import type { PlatformContext } from '../platform/context.js';
 import { limitPerKey } from '../platform/rate-limit.js';
 import { bearerToken, REFUSED, RPC_UNAUTHORIZED, userKeyCaller, type McpCaller } from './caller.js';
 import { mcpDeps } from './deps.js';
-import { createMcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
+
+/**
+ * The MCP SDK (and the server built on it) is imported on the first /mcp request rather than at
+ * start: importing it takes about a quarter of a second of the start, for a transport most
+ * callers never use.
+ */
+let sdk: Promise<{ StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport; createMcpServer: typeof import('./server.js').createMcpServer }> | undefined;
+const loadSdk = () =>
+  (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./server.js')]).then(([transport, server]) => ({
+    StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
+    createMcpServer: server.createMcpServer,
+  })));
 
 /** A JSON-RPC error response with no id: what an MCP client can read from a refused request. */
 export const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0' as const, error: { code, message }, id: null });
@@ -38,6 +48,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { ctx: PlatformConte
   await limitPerKey(app, ctx.config.rateLimitPerMinute);
 
   app.post(MCP_PATH, async (request, reply) => {
+    const { StreamableHTTPServerTransport, createMcpServer } = await loadSdk();
     const server = createMcpServer(deps, () => request.principal as McpCaller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // The transport writes the response itself; keep the headers the platform hooks set (request id, helmet).
