@@ -43,6 +43,7 @@ import {
   type Relationship,
 } from './pack.js';
 import { GraphIndex } from './graph.js';
+import { TEXT_INDEX_FORMAT } from '../platform/text-index.js';
 import { SearchIndex, type CompiledSearch } from './search.js';
 import { runAsync, ticker, type Steps } from './steps.js';
 
@@ -72,6 +73,7 @@ export function fingerprint(): string {
   codeFingerprint ??= sha256(
     JSON.stringify({
       format: FORMAT,
+      textIndex: TEXT_INDEX_FORMAT,
       schemas: [ManifestFileSchema, EntitySchema, RelationshipSchema, EvidenceSchema].map((schema) => z.toJSONSchema(schema, { unrepresentable: 'any' })),
       search: SearchIndex.fingerprint(),
     }),

@@ -310,16 +310,16 @@ export class SearchIndex {
     // The engine score of a hit is its name score plus its description score.
     const inScope = scope ? (id: string) => scope.has(this.entities.get(id)!.kind) : undefined;
     const terms = this.names.queryTerms(query.q, { prefix: usePrefix, fuzzy: fuzzyDistance, boostTerm: cjkUnigramsWeighLess });
-    const engine = new Map<string, { score: number; named: boolean }>();
-    this.names.index.searchTerms(terms, (id, score) => engine.set(id, { score, named: true }), { boost: ENGINE_BOOST, filter: inScope });
+    const engine = new Map<string, { score: number; fromNames: boolean }>();
+    this.names.index.searchTerms(terms, (id, score) => engine.set(id, { score, fromNames: true }), { boost: ENGINE_BOOST, filter: inScope });
     const addDescriptionScore = (id: string, score: number) => {
       const hit = engine.get(id);
       if (hit) hit.score += score;
-      else engine.set(id, { score, named: false });
+      else engine.set(id, { score, fromNames: false });
     };
     this.text!.searchTerms(terms.map(wholeTerm), addDescriptionScore, { boost: { description: BOOST.description }, filter: inScope });
-    for (const [id, { score, named }] of engine) {
-      if (!exact.has(id)) top.offer({ entity: this.entities.get(id)!, score: mapEngineScore(score), field: named ? undefined : 'description' });
+    for (const [id, { score, fromNames }] of engine) {
+      if (!exact.has(id)) top.offer({ entity: this.entities.get(id)!, score: mapEngineScore(score), field: fromNames ? undefined : 'description' });
     }
     // Only the hits kept need to know which name field matched.
     const matched = named(terms);

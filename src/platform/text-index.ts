@@ -63,8 +63,9 @@ export interface TextHit {
   score: number;
 }
 
-/** Marks a serialized index ("TXI" and a format number). */
-const MAGIC = 0x54584901;
+/** Marks a serialized index ("TXI" and a format number); stored indexes made under another are not opened. */
+export const TEXT_INDEX_FORMAT = 0x54584901;
+const MAGIC = TEXT_INDEX_FORMAT;
 
 export class TextIndex {
   private readonly ids: string[] = [];
