@@ -39,7 +39,7 @@ export function openLibrary(packsDir: string, options: { answerCacheEntries?: nu
     knowledge,
     // With the answer cache off every question is treated as new: retrieval keeps only what one
     // request reuses (illumination searches each tradition with the same text).
-    retrieval: new Retrieval(knowledge, { engineCacheEntries: (options.answerCacheEntries ?? 1) > 0 ? 512 : 4 }),
+    retrieval: new Retrieval(knowledge, { textCacheEntries: (options.answerCacheEntries ?? 1) > 0 ? 512 : 8 }),
     graph: new KnowledgeGraph(knowledge),
     gate,
     gateSelfTest: selfTest(gate, knowledge.gateFixtures),

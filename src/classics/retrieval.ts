@@ -1,5 +1,4 @@
 import { LRUCache } from 'lru-cache';
-import MiniSearch from 'minisearch';
 import { TextIndex, type TextHit, type TextIndexOptions } from '../platform/text-index.js';
 import type { Knowledge } from './packs.js';
 import type { Concept, Passage, Situation, Tradition } from './model.js';
@@ -123,6 +122,31 @@ const PROPER_NAME = /^the [A-Z]/;
 
 export const traditionByName = (name: string): Tradition | undefined => TRADITION_NAMES[normalize(name)];
 
+export interface SituationMatch {
+  situation: Situation;
+  /** The rarity-weighted share of the text's terms the situation has. */
+  coverage: number;
+  /** How many of the text's terms it has. */
+  matched: number;
+}
+
+/** A passage the engine found for a query, with its score and its position in the term statistics. */
+interface Candidate {
+  passage: Passage;
+  score: number;
+  ordinal: number;
+}
+
+/** The engine's results for one query text, before any scope; see Retrieval.search. */
+interface EngineResult {
+  /** In the engine's order. */
+  candidates: Candidate[];
+  /** The same, each pack's on its own. */
+  byPack: Map<string, Candidate[]>;
+  /** How many of the query's units each passage carries, by position (see carriedCounts). */
+  carried: Uint16Array;
+}
+
 /**
  * Passage retrieval used by every classics feature. The index holds, per passage, the original
  * text, its English rendering, and the names and aliases of the concepts linked to it (boosted),
@@ -134,19 +158,35 @@ export class Retrieval {
   private warming: Promise<void> | undefined;
   private readonly documents: IndexedPassage[];
   /** Each passage's terms (text, English, claim statements) and how many passages have each term; built with the index. */
-  private termStats: { byPassage: Map<string, Set<string>>; documentFrequency: Map<string, number>; normalizedText: Map<string, string> } | undefined;
+  private termStats:
+    | {
+        byPassage: Map<string, Set<string>>;
+        documentFrequency: Map<string, number>;
+        normalizedText: Map<string, string>;
+        /** Each passage's position in the lists below. */
+        ordinal: Map<string, number>;
+        /** The positions of the passages that have each term, ascending. */
+        postings: Map<string, Int32Array>;
+        /** Each passage's terms, by position. */
+        owns: Set<string>[];
+      }
+    | undefined;
   /**
    * Engine results per query text, before any scope: the engine scores every passage the same
    * whatever the scope, so illuminate's four per-tradition searches and a repeated question
    * share one search.
    */
-  private readonly engineResults: LRUCache<string, TextHit[]>;
-  private readonly conceptsFound = new LRUCache<string, Concept[]>({ max: 512 });
+  private readonly engineResults: LRUCache<string, EngineResult>;
+  private readonly conceptsFound: LRUCache<string, Concept[]>;
+  private readonly situationsFound: LRUCache<string, SituationMatch[]>;
+  /** How many texts each of the per-text caches keeps (see the constructor). */
+  readonly textCacheEntries: number;
   private readonly sentences = new LRUCache<string, Set<string>[]>({ max: 2_048 });
   private readonly sentenceTexts = new LRUCache<string, string[]>({ max: 2_048 });
   private readonly conceptsByPassage = new Map<string, Set<string>>();
   private readonly aliasIndex: AliasEntry[] = [];
-  private readonly situationIndex: MiniSearch<{ id: string; text: string }>;
+  /** Situations by how people phrase them, scored as the passages are (BM25, MiniSearch's formula). */
+  private readonly situationIndex: TextIndex;
   private readonly situationTerms = new Map<string, Set<string>>();
   /** Words of two or more Han characters a question is cut at: synonyms and concept names. */
   readonly lexicon: Lexicon = { words: new Set(), longest: 0, starts: new Set() };
@@ -167,14 +207,18 @@ export class Retrieval {
   }[];
 
   /**
-   * `engineCacheEntries`: query texts whose engine results are kept. A few are enough for one
-   * request's own repeated searches; more also serve repeated questions.
+   * `textCacheEntries`: texts whose intermediate results (engine results, concepts named,
+   * situations matched, question matchers) are kept, per kind. A few are enough for one request's
+   * own repeated work; more also serve repeated questions.
    */
   constructor(
     private readonly k: Knowledge,
-    options: { engineCacheEntries?: number } = {},
+    options: { textCacheEntries?: number } = {},
   ) {
-    this.engineResults = new LRUCache<string, TextHit[]>({ max: Math.max(1, options.engineCacheEntries ?? 512) });
+    this.textCacheEntries = Math.max(1, options.textCacheEntries ?? 512);
+    this.engineResults = new LRUCache<string, EngineResult>({ max: this.textCacheEntries });
+    this.conceptsFound = new LRUCache<string, Concept[]>({ max: this.textCacheEntries });
+    this.situationsFound = new LRUCache<string, SituationMatch[]>({ max: this.textCacheEntries });
     for (const concept of k.concepts) {
       for (const name of conceptNames(concept)) {
         const alias = normalize(name).trim();
@@ -231,20 +275,16 @@ export class Retrieval {
         .flatMap((c) => (c ? conceptNames(c) : []))
         .join(' \n '),
     }));
-    this.situationIndex = new MiniSearch<{ id: string; text: string }>({
-      fields: ['text'],
-      storeFields: [],
-      tokenize: (text) => terms(text),
-      processTerm: (term) => term,
+    const situationDocs = k.situations.map((sit) => {
+      const text = [sit.title_zh, sit.title_en, sit.tension_zh, sit.tension_en, ...sit.phrasings_zh, ...sit.phrasings_en].join('\n');
+      const synonymTerms = this.groupsMentioned(text).map((g) => g.label);
+      this.situationTerms.set(sit.id, new Set([...terms(text), ...synonymTerms]));
+      return { id: sit.id, text };
     });
-    this.situationIndex.addAll(
-      k.situations.map((sit) => {
-        const text = [sit.title_zh, sit.title_en, sit.tension_zh, sit.tension_en, ...sit.phrasings_zh, ...sit.phrasings_en].join('\n');
-        const synonymTerms = this.groupsMentioned(text).map((g) => g.label);
-        this.situationTerms.set(sit.id, new Set([...terms(text), ...synonymTerms]));
-        return { id: sit.id, text };
-      }),
-    );
+    const steps = TextIndex.build(situationDocs, { fields: ['text'], extract: (doc) => doc.text, id: (doc) => doc.id, tokenize: (text) => terms(text) }, () => false);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    this.situationIndex = step.value;
   }
 
   private stats() {
@@ -252,16 +292,88 @@ export class Retrieval {
       const byPassage = new Map<string, Set<string>>();
       const documentFrequency = new Map<string, number>();
       const normalizedText = new Map<string, string>();
+      const ordinal = new Map<string, number>();
+      const lists = new Map<string, number[]>();
+      const owns: Set<string>[] = [];
       for (const p of this.k.passages) {
         normalizedText.set(p.id, normalize(p.text));
         const claimText = (this.k.claimsByPassage.get(p.id) ?? []).map((c) => `${c.statement_zh}\n${c.statement_en}`).join('\n');
         const own = new Set(terms(`${p.text}\n${p.en ?? ''}\n${claimText}`));
         byPassage.set(p.id, own);
-        for (const t of own) documentFrequency.set(t, (documentFrequency.get(t) ?? 0) + 1);
+        ordinal.set(p.id, owns.length);
+        for (const t of own) {
+          documentFrequency.set(t, (documentFrequency.get(t) ?? 0) + 1);
+          let list = lists.get(t);
+          if (!list) lists.set(t, (list = []));
+          list.push(owns.length);
+        }
+        owns.push(own);
       }
-      this.termStats = { byPassage, documentFrequency, normalizedText };
+      const postings = new Map<string, Int32Array>();
+      for (const [t, list] of lists) postings.set(t, Int32Array.from(list));
+      this.termStats = { byPassage, documentFrequency, normalizedText, ordinal, postings, owns };
     }
     return this.termStats;
+  }
+
+  /** The passages (by position) that carry a unit: all terms of one of its alternatives. */
+  carriers(unit: QueryUnit): Uint8Array {
+    const { owns } = this.stats();
+    const out = new Uint8Array(owns.length);
+    this.eachCarrier(unit, (at) => {
+      out[at] = 1;
+    });
+    return out;
+  }
+
+  /** A passage's position in the term statistics (see carriers), or undefined for an unknown id. */
+  ordinalOf(passageId: string): number | undefined {
+    return this.stats().ordinal.get(passageId);
+  }
+
+  /**
+   * Calls `visit` with the position of each passage carrying the unit, from the postings of the
+   * rarest term of each alternative (a passage carrying it by two alternatives may come twice).
+   */
+  private eachCarrier(unit: QueryUnit, visit: (at: number) => void): void {
+    const { postings, owns } = this.stats();
+    for (const alternative of unit.alternatives) {
+      let rarest: Int32Array | undefined;
+      for (const t of alternative) {
+        const list = postings.get(t);
+        if (!list) {
+          rarest = undefined;
+          break;
+        }
+        if (!rarest || list.length < rarest.length) rarest = list;
+      }
+      if (!rarest) continue;
+      for (let j = 0; j < rarest.length; j++) {
+        const at = rarest[j]!;
+        if (alternative.length === 1 || hasAll(owns[at]!, alternative)) visit(at);
+      }
+    }
+  }
+
+  /**
+   * How many of the units each passage carries (by passage ordinal), counted from the postings of
+   * the units' terms rather than passage by passage: one pass serves every candidate of a search,
+   * whatever its scope.
+   */
+  private carriedCounts(units: QueryUnit[]): Uint16Array {
+    const { owns } = this.stats();
+    const counts = new Uint16Array(owns.length);
+    // The unit (1-based) that last counted each passage: a passage carrying a unit by two alternatives counts once.
+    const countedFor = new Uint16Array(owns.length);
+    units.forEach((unit, i) => {
+      const mark = i + 1;
+      this.eachCarrier(unit, (at) => {
+        if (countedFor[at] === mark) return;
+        countedFor[at] = mark;
+        counts[at]!++;
+      });
+    });
+    return counts;
   }
 
   private link(passageId: string, conceptId: string) {
@@ -349,7 +461,15 @@ export class Retrieval {
    * Life situations the text describes, by how people phrase them: each with the share of the
    * text's (rarity-weighted) terms that its phrasings, title and tension contain.
    */
-  matchSituations(text: string, limit = 3, contentTerms?: string[]): { situation: Situation; coverage: number; matched: number }[] {
+  matchSituations(text: string, limit = 3, contentTerms?: string[]): SituationMatch[] {
+    // Illumination asks this of the same text once per tradition.
+    const key = `${limit}\u0000${contentTerms ? contentTerms.join('\u0001') : '\u0002'}\u0000${text}`;
+    let found = this.situationsFound.get(key);
+    if (!found) this.situationsFound.set(key, (found = this.findSituations(text, limit, contentTerms)));
+    return [...found];
+  }
+
+  private findSituations(text: string, limit: number, contentTerms?: string[]): SituationMatch[] {
     const base = contentTerms ?? [...new Set(terms(text))];
     // Each word also counts as matched when a synonym of it is in the situation (dad ~ father ~ 爸).
     const groups = this.groupsMentioned(text);
@@ -360,7 +480,7 @@ export class Retrieval {
     return this.situationIndex
       // The groups' one-character words (知, 言) are classical bridges to passages, not how a
       // situation is phrased: only the others widen this search.
-      .search(`${text} ${groups.flatMap((g) => g.mentions.filter((m) => !m.single).map((m) => m.word)).join(' ')}`)
+      .ranked(`${text} ${groups.flatMap((g) => g.mentions.filter((m) => !m.single).map((m) => m.word)).join(' ')}`)
       .slice(0, 20)
       .map((r) => {
         const own = this.situationTerms.get(r.id as string)!;
@@ -397,7 +517,8 @@ export class Retrieval {
       return masked;
     };
     return this.synonymGroups.filter((g) =>
-      g.mentions.some((m) => (m.english ? m.english.test(n) : m.single ? n.includes(m.word) && maskedText().includes(m.word) : n.includes(m.word))),
+      // The substring test first: it is necessary for the whole-word one and much cheaper.
+      g.mentions.some((m) => (m.english ? n.includes(m.word) && m.english.test(n) : m.single ? n.includes(m.word) && maskedText().includes(m.word) : n.includes(m.word))),
     );
   }
 
@@ -505,6 +626,22 @@ export class Retrieval {
     return [...(this.conceptsByPassage.get(passageId) ?? [])];
   }
 
+  /** The engine's ranking of a query over every passage, with what the ranking after it needs of each. */
+  private engineResult(engineQuery: string, units: QueryUnit[]): EngineResult {
+    const candidates: Candidate[] = [];
+    const byPack = new Map<string, Candidate[]>();
+    // The index holds the passages in the knowledge's order: a document's position is its passage's.
+    for (const { ordinal, score } of this.passageIndex().rankedOrdinals(engineQuery, { boost: PASSAGE_BOOST })) {
+      const passage = this.k.passages[ordinal]!;
+      const c = { passage, score, ordinal };
+      candidates.push(c);
+      let list = byPack.get(passage.packId);
+      if (!list) byPack.set(passage.packId, (list = []));
+      list.push(c);
+    }
+    return { candidates, byPack, carried: this.carriedCounts(this.liveUnits(units)) };
+  }
+
   search(query: string, scope: RetrievalScope = {}, limit = 20): Hit[] {
     const concepts = this.detectConcepts(query);
     // Concept names in the query also search under their other names (wu wei -> 无为).
@@ -515,60 +652,57 @@ export class Retrieval {
     if (!units.length && !expansion) return [];
     const conceptIds = new Set(concepts.map((c) => c.id));
     const engineQuery = `${query} ${expansion} ${this.synonymWords(units).join(' ')}`;
-    let all = this.engineResults.get(engineQuery);
-    if (!all) {
-      all = this.passageIndex().ranked(engineQuery, { boost: PASSAGE_BOOST });
-      this.engineResults.set(engineQuery, all);
+    let engine = this.engineResults.get(engineQuery);
+    if (!engine) {
+      engine = this.engineResult(engineQuery, units);
+      this.engineResults.set(engineQuery, engine);
     }
     // The engine's best results within the scope; only the first few are ranked further. A scope
     // of several packs (a question comparing two classics) takes each pack's best, so that one
     // classic's many passages do not crowd out the other's.
     const wanted = Math.max(limit * 4, 60);
-    const perPack = scope.packIds && scope.packIds.length > 1 ? new Map(scope.packIds.map((id) => [id, 0])) : undefined;
-    const results: TextHit[] = [];
-    for (const r of all) {
-      const p = this.k.passageById.get(r.id as string);
-      if (!p) continue;
-      if (scope.packIds && !scope.packIds.includes(p.packId)) continue;
-      if (scope.traditions && !scope.traditions.includes(p.tradition)) continue;
-      if (perPack) {
-        const taken = perPack.get(p.packId)!;
-        if (taken >= wanted) continue;
-        perPack.set(p.packId, taken + 1);
-        results.push(r);
-        if ([...perPack.values()].every((n) => n >= wanted)) break;
-        continue;
+    const packIds = scope.packIds && [...new Set(scope.packIds)];
+    const perPack = packIds && packIds.length > 1;
+    let results: Candidate[];
+    const inTraditions = (c: Candidate) => !scope.traditions || scope.traditions.includes(c.passage.tradition);
+    if (packIds) {
+      results = packIds.flatMap((id) => {
+        const list = engine.byPack.get(id) ?? [];
+        return (scope.traditions ? list.filter(inTraditions) : list).slice(0, wanted);
+      });
+    } else {
+      results = [];
+      for (const c of engine.candidates) {
+        if (!inTraditions(c)) continue;
+        results.push(c);
+        if (results.length >= wanted) break;
       }
-      results.push(r);
-      if (results.length >= wanted) break;
     }
     const phrase = normalize(query).replace(/[^\p{Script=Han}]/gu, '');
+    const phraseCounts = Array.from(phrase).length >= 2;
     // The Han names of the concepts the question names count as its own words (wu wei -> 无为).
     const names = concepts.map((c) => normalize(c.zh)).filter((name) => Array.from(name).length >= 2);
-    const top = results[0]?.score ?? 1;
-    const { byPassage, normalizedText } = this.stats();
-    const live = this.liveUnits(units);
-    const ranked = results.map((r) => {
-      const passage = this.k.passageById.get(r.id as string)!;
-      const own = byPassage.get(passage.id)!;
-      let matched = 0;
-      for (const u of live) if (carried(own, u)) matched++;
-      const coverage = units.length ? matched / units.length : 0;
-      const linked = this.conceptsOf(passage.id).filter((id) => conceptIds.has(id));
+    // The best engine score among them (each pack's list is in engine order).
+    const top = results.reduce((best, c) => Math.max(best, c.score), results[0]?.score ?? 1);
+    const { normalizedText } = this.stats();
+    const ranked = results.map(({ passage, score, ordinal }) => {
+      const coverage = units.length ? engine.carried[ordinal]! / units.length : 0;
+      const linked: string[] = [];
+      if (conceptIds.size) for (const id of this.conceptsByPassage.get(passage.id) ?? []) if (conceptIds.has(id)) linked.push(id);
       // The passage's own words decide first (share of the query's terms, and the exact phrase);
       // the engine's score, which also counts linked concept names, orders the rest.
       const text = normalizedText.get(passage.id)!;
       // The question's own phrase outranks the name of a concept it mentions.
-      const exact = Array.from(phrase).length >= 2 && text.includes(phrase) ? 1.5 : names.some((name) => text.includes(name)) ? 1 : 0;
-      return { hit: { passage, score: r.score, coverage, conceptIds: linked }, rank: exact + coverage * 2 + r.score / top };
+      const exact = phraseCounts && text.includes(phrase) ? 1.5 : names.some((name) => text.includes(name)) ? 1 : 0;
+      return { hit: { passage, score, coverage, conceptIds: linked }, rank: exact + coverage * 2 + score / top };
     });
     ranked.sort((a, b) => b.rank - a.rank || a.hit.passage.id.localeCompare(b.hit.passage.id));
     const hits = ranked.map((r) => r.hit);
     if (!perPack) return hits.slice(0, limit);
     // Each pack of the scope keeps its share of the places; the rest go by rank.
-    const share = Math.floor(limit / perPack.size);
+    const share = Math.floor(limit / packIds.length);
     const kept = new Set<Hit>();
-    for (const id of perPack.keys()) for (const h of hits.filter((x) => x.passage.packId === id).slice(0, share)) kept.add(h);
+    for (const id of packIds) for (const h of hits.filter((x) => x.passage.packId === id).slice(0, share)) kept.add(h);
     for (const h of hits) if (kept.size < limit) kept.add(h);
     return hits.filter((h) => kept.has(h));
   }
@@ -580,17 +714,13 @@ function conceptNames(c: Concept): string[] {
 
 /** Whether a set of terms has all terms of any one of a unit's alternatives. */
 export function carried(own: Set<string>, unit: QueryUnit): boolean {
-  for (const alternative of unit.alternatives) {
-    let all = true;
-    for (const t of alternative) {
-      if (!own.has(t)) {
-        all = false;
-        break;
-      }
-    }
-    if (all) return true;
-  }
+  for (const alternative of unit.alternatives) if (hasAll(own, alternative)) return true;
   return false;
+}
+
+function hasAll(own: Set<string>, terms: readonly string[]): boolean {
+  for (const t of terms) if (!own.has(t)) return false;
+  return true;
 }
 
 /** The terms a text must have to contain a word: a Han word's bigrams (or its one character), an English word's stems. */

@@ -149,7 +149,11 @@ export class SqliteLedger implements LedgerStore {
 
   /**
    * For high-rate, low-stakes records (the trusted-query audit): rows are grouped and written in
-   * one transaction a few milliseconds later, so a request never waits on a disk flush.
+   * one transaction a few milliseconds later, so a request never waits on a disk flush. That
+   * transaction commits without its own fsync (synchronous=NORMAL): once committed, a row survives
+   * a crash of the process; a power cut can lose the rows committed since the last fsync, which the
+   * next write acknowledged to a client (synchronous=FULL) or the next checkpoint makes.
+   * The chain stays whole either way: the WAL is replayed in order, so what is lost is a tail.
    */
   enqueue(input: AppendInput): void {
     this.queue.push(input);
@@ -165,7 +169,12 @@ export class SqliteLedger implements LedgerStore {
     if (!this.queue.length) return;
     const batch = this.queue;
     this.queue = [];
-    this.appendMany(batch);
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      this.appendMany(batch);
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
   }
 
   appendGrouped(input: AppendInput): Promise<LedgerRow> {

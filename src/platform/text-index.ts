@@ -217,7 +217,7 @@ export class TextIndex {
    * Calls `visit` with the id and score of each document matching at least one query term
    * (documents the filter rejects are skipped), in the order they were first matched.
    */
-  search(query: string, visit: (id: string, score: number) => void, options: TextSearchOptions = {}): void {
+  search(query: string, visit: (id: string, score: number, ordinal: number) => void, options: TextSearchOptions = {}): void {
     // Distinct terms in query order, each with how often the query repeats it.
     const repeats = new Map<string, number>();
     for (const t of this.tokenize(query)) repeats.set(t, (repeats.get(t) ?? 0) + 1);
@@ -233,7 +233,11 @@ export class TextIndex {
    * sum over query terms times the number of query terms it matched. `boostTerm` is not used
    * here: each query term carries its boost.
    */
-  searchTerms(queryTerms: readonly QueryTerm[], visit: (id: string, score: number) => void, options: Omit<TextSearchOptions, 'boostTerm'> = {}): void {
+  searchTerms(
+    queryTerms: readonly QueryTerm[],
+    visit: (id: string, score: number, ordinal: number) => void,
+    options: Omit<TextSearchOptions, 'boostTerm'> = {},
+  ): void {
     const n = this.ids.length;
     const scratch = (this.scratch ??= { total: new Float64Array(n), term: new Float64Array(n), matched: new Uint16Array(n), lastTerm: new Uint32Array(n) });
     const { total, term: termScore, matched, lastTerm } = scratch;
@@ -277,7 +281,7 @@ export class TextIndex {
     }
     for (const doc of touched) {
       const id = this.ids[doc]!;
-      if (!options.filter || options.filter(id)) visit(id, total[doc]! * matched[doc]!);
+      if (!options.filter || options.filter(id)) visit(id, total[doc]! * matched[doc]!, doc);
       total[doc] = 0;
       matched[doc] = 0;
       lastTerm[doc] = 0;
@@ -300,6 +304,13 @@ export class TextIndex {
   ranked(query: string, options: TextSearchOptions = {}): TextHit[] {
     const hits: TextHit[] = [];
     this.search(query, (id, score) => hits.push({ id, score }), options);
+    return hits.sort((a, b) => b.score - a.score);
+  }
+
+  /** `ranked`, each hit by its document's position in the order the documents were indexed. */
+  rankedOrdinals(query: string, options: TextSearchOptions = {}): { ordinal: number; score: number }[] {
+    const hits: { ordinal: number; score: number }[] = [];
+    this.search(query, (_, score, ordinal) => hits.push({ ordinal, score }), options);
     return hits.sort((a, b) => b.score - a.score);
   }
 }

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openLibrary, type Library } from '../../src/classics/library.js';
 import { Retrieval } from '../../src/classics/retrieval.js';
+import { QuestionMatcher, QuoteMatcher } from '../../src/classics/tq/evidence.js';
 import { cjkGrams, englishTerms, normalize, questionTerms, terms } from '../../src/classics/text.js';
 
 let lib: Library;
@@ -26,7 +28,7 @@ describe('normalisation', () => {
 
 describe('retrieval', () => {
   it('answers a search that arrives while the index is warming, as the warmed index does', async () => {
-    const cold = new Retrieval(lib.knowledge, { engineCacheEntries: 1 });
+    const cold = new Retrieval(lib.knowledge, { textCacheEntries: 1 });
     const warming = cold.warm();
     const during = cold.search('上善若水', {}, 5);
     await warming;
@@ -234,5 +236,55 @@ describe('set 4 tuning: words', () => {
     const labels = (q: string) => lib.retrieval.queryUnits(questionTerms(q, lib.retrieval.lexicon)).map((u) => u.label);
     expect(labels('the mountain pass')).not.toContain('syn:died');
     expect(labels('my father passed away')).toContain('syn:died');
+  });
+});
+
+describe('matching by postings', () => {
+  // Every eval question, and for each the passages retrieval ranks highest: what a question
+  // matcher reads from the term postings must be what it reads from the passage's own terms.
+  const questions = () =>
+    ['questions.json', 'questions-heldout-2.json'].flatMap((f) => (JSON.parse(readFileSync(`test/eval/${f}`, 'utf8')) as { question: string }[]).map((q) => q.question));
+
+  it('scores a passage from the postings as from its own terms', () => {
+    let compared = 0;
+    let carrying = 0;
+    for (const question of questions()) {
+      const matcher = QuestionMatcher.of(question, lib.retrieval);
+      for (const hit of lib.retrieval.search(question, {}, 30)) {
+        const fromPostings = matcher.match(hit.passage.id);
+        expect(fromPostings).toEqual(matcher.matchTerms(lib.retrieval.termsOf(hit.passage.id)));
+        compared++;
+        if (fromPostings.matched > 0) carrying++;
+      }
+    }
+    expect(compared).toBeGreaterThan(3_000);
+    expect(carrying).toBeGreaterThan(1_000);
+    expect(QuestionMatcher.of('上善若水', lib.retrieval).match('no-such-passage')).toEqual({ coverage: 0, matched: 0 });
+  });
+
+  it('ranks search hits by the units each passage carries, as the passage-by-passage count does', () => {
+    let checked = 0;
+    // Questions naming no concept: search adds no concept names to their words.
+    for (const question of questions().filter((q) => !lib.retrieval.detectConcepts(q).length).slice(0, 120)) {
+      const units = lib.retrieval.queryUnits(questionTerms(question, lib.retrieval.lexicon));
+      for (const hit of lib.retrieval.search(question, {}, 30)) {
+        const carried = lib.retrieval.liveUnits(units).filter((u) => lib.retrieval.carries(hit.passage.id, u)).length;
+        expect(hit.coverage).toBeCloseTo(units.length ? carried / units.length : 0, 12);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1_000);
+  });
+
+  it('decides whether a passage carries a quote with or without reading its sentences', () => {
+    let decided = 0;
+    for (const quote of ['上善若水', '上善若火', '己所不欲，勿施于人', 'the highest good is like water', '学而时习之，不亦说乎']) {
+      const matcher = new QuoteMatcher(quote, lib.retrieval);
+      for (const hit of lib.retrieval.search(quote, {}, 40)) {
+        expect(matcher.carries(hit.passage.id)).toBe(matcher.carried(hit.passage.id) >= matcher.floor);
+        if (matcher.carries(hit.passage.id)) decided++;
+      }
+    }
+    expect(decided).toBeGreaterThan(3);
   });
 });

@@ -115,6 +115,24 @@ describe('ledger', () => {
     expect(ledger.verify()).toMatchObject({ ok: true, rows: 20 });
   });
 
+  it('commits queued audit rows without an fsync of their own, and acknowledged writes with one', () => {
+    const { ledger } = ledgerIn();
+    const levels: unknown[] = [];
+    const pragma = db!.pragma.bind(db!);
+    vi.spyOn(db!, 'pragma').mockImplementation(((source: string, options?: Database.PragmaOptions) => {
+      if (source.startsWith('synchronous =')) levels.push(source);
+      return pragma(source, options);
+    }) as Db['pragma']);
+    ledger.enqueue({ kind: 'tq-audit', recordId: 'q1', actor: 'system', body: {} });
+    ledger.flush();
+    expect(levels).toEqual(['synchronous = NORMAL', 'synchronous = FULL']);
+    // Back to FULL for everything else: a governance write is on disk when it is acknowledged.
+    expect(pragma('synchronous', { simple: true })).toBe(2);
+    ledger.append({ kind: 'issue', recordId: 'i1', actor: 'human:ann', body: {} });
+    expect(levels).toHaveLength(2);
+    expect(ledger.verify()).toMatchObject({ ok: true, rows: 2 });
+  });
+
   it('continues the chain across a reopen', () => {
     const dir = tempDir();
     const first = ledgerIn(dir).ledger;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Knowledge } from '../packs.js';
 import type { Concept, Passage, Tradition } from '../model.js';
 import { carried, type Hit, type QueryUnit, type Retrieval, type RetrievalScope, SENTENCE_END } from '../retrieval.js';
@@ -20,6 +21,8 @@ export function contentTerms(content: string): string[] {
   return questionTerms(content);
 }
 
+const MATCHERS = new WeakMap<Retrieval, LRUCache<string, QuestionMatcher>>();
+
 /**
  * How much of a question a passage carries, weighted by rarity: sharing "good" says little,
  * sharing 若水 a lot, and a word no passage has (iphone, 曼联) weighs most and pulls the share
@@ -30,6 +33,19 @@ export function contentTerms(content: string): string[] {
  * synonym groups bridge (说话 ~ 言, leader ~ ruler) are carried by any word of the group.
  */
 export class QuestionMatcher {
+  /**
+   * The matcher of a text, made once: one request asks for the same question's matcher several
+   * times (illumination's four traditions, each a selectEvidence). A matcher never changes once
+   * made (its carriers are filled in the same way whenever they are).
+   */
+  static of(content: string, retrieval: Retrieval): QuestionMatcher {
+    let byContent = MATCHERS.get(retrieval);
+    if (!byContent) MATCHERS.set(retrieval, (byContent = new LRUCache({ max: retrieval.textCacheEntries })));
+    let matcher = byContent.get(content);
+    if (!matcher) byContent.set(content, (matcher = new QuestionMatcher(content, retrieval)));
+    return matcher;
+  }
+
   readonly units: QueryUnit[];
   private readonly charWeight: number[];
   private readonly unitChars: number[][];
@@ -38,6 +54,8 @@ export class QuestionMatcher {
   private readonly generic: boolean[];
   /** The units some passage can carry: the only ones worth checking. */
   private readonly live: number[];
+  /** Per live unit, which passages (by position) carry it; made at the first match(). */
+  private carriers: Uint8Array[] | undefined;
   readonly total: number;
   /** The share of the question no passage can carry (see unknown()). */
   readonly unknownShare: number;
@@ -92,16 +110,24 @@ export class QuestionMatcher {
 
   /** The share of the question a passage carries, and how many of the question's units it has. */
   match(passageId: string): { coverage: number; matched: number } {
-    return this.matchTerms(this.retrieval.termsOf(passageId));
+    const at = this.retrieval.ordinalOf(passageId);
+    // Which passages carry each live unit, worked out once from the term postings.
+    this.carriers ??= this.live.map((i) => this.retrieval.carriers(this.units[i]!));
+    return this.score((n) => at !== undefined && this.carriers![n]![at] === 1);
   }
 
   /** The share of the question a set of terms (a passage's, or one sentence's) carries. */
   matchTerms(own: Set<string>): { coverage: number; matched: number } {
+    return this.score((n) => carried(own, this.units[this.live[n]!]!));
+  }
+
+  /** Coverage and units matched, given which live units (by their place in `live`) are carried. */
+  private score(carries: (n: number) => boolean): { coverage: number; matched: number } {
     const chars = new Set<number>();
     let english = 0;
     let matched = 0;
-    for (const i of this.live) {
-      if (!carried(own, this.units[i]!)) continue;
+    for (const [n, i] of this.live.entries()) {
+      if (!carries(n)) continue;
       if (!this.generic[i]) matched++;
       for (const c of this.unitChars[i]!) chars.add(c);
       english += this.unitEnglishWeight[i]!;
@@ -160,7 +186,7 @@ export class QuoteMatcher {
     this.floor = !/\p{Script=Han}/u.test(quote) ? QUOTE_FLOOR_PARAPHRASE : MODERN_WORDING.test(quote) ? QUOTE_FLOOR_PARAPHRASE : QUOTE_FLOOR;
     this.pieces = quote
       .split(SENTENCE_END)
-      .map((piece) => new QuestionMatcher(piece, retrieval))
+      .map((piece) => QuestionMatcher.of(piece, retrieval))
       .filter((m) => m.units.length > 0);
     this.clauses =
       this.floor === QUOTE_FLOOR
@@ -177,6 +203,14 @@ export class QuoteMatcher {
   alteredIn(passageIds: string[]): boolean {
     const texts = passageIds.map((id) => this.retrieval.textOf(id).replace(/[^\p{Script=Han}]+/gu, ''));
     return this.clauses.some((clause) => !texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t)));
+  }
+
+  /** Whether a passage carries the quote (see carried) at least at the floor. */
+  carries(passageId: string): boolean {
+    // A sentence has no term its passage lacks, so a piece the passage as a whole carries below
+    // the floor is carried no better by any one sentence: no need to read them.
+    if (this.pieces.some((piece) => piece.match(passageId).coverage < this.floor)) return false;
+    return this.carried(passageId) >= this.floor;
   }
 
   carried(passageId: string): number {
@@ -214,7 +248,7 @@ export function countedOf(question: string): string | undefined {
 export class CountMatcher {
   private readonly counted: QuestionMatcher;
   constructor(word: string, private readonly retrieval: Retrieval) {
-    this.counted = new QuestionMatcher(word, retrieval);
+    this.counted = QuestionMatcher.of(word, retrieval);
   }
 
   private countsIn(window: string[]): boolean {
@@ -362,14 +396,14 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     return out;
   };
   const names = intent.concepts.map((c) => c.zh).join(' ');
-  const whole = new QuestionMatcher(`${withoutRomanisation(intent.content)} ${names}`, retrieval);
+  const whole = QuestionMatcher.of(`${withoutRomanisation(intent.content)} ${names}`, retrieval);
   const asking = intent.kind === 'situational' ? askingSentence(intent.content) : undefined;
   // An asking sentence that points back at the story with little of its own (对这种情况怎么说)
   // cannot stand for the question without it; nor can one that does not ask the classics
   // ("How do I fix it?"; "I want to learn the guitar. What's a good beginner model?").
   const asked = intent.question === undefined ? undefined : askingSentence(intent.question);
   const asksClassics = asked === undefined || namesClassic(asked) || retrieval.detectConcepts(asked).length > 0;
-  const askingMatcher = asking && asksClassics ? new QuestionMatcher(`${withoutRomanisation(asking)} ${names}`, retrieval) : undefined;
+  const askingMatcher = asking && asksClassics ? QuestionMatcher.of(`${withoutRomanisation(asking)} ${names}`, retrieval) : undefined;
   const standsAlone = askingMatcher && (!REFERS_BACK.test(asking!) || askingMatcher.liveCount >= 2);
   const matchers = [whole, ...(askingMatcher && standsAlone ? [askingMatcher] : [])];
   const floor = intent.packsNamed.length ? RELEVANCE_FLOOR_NAMED : RELEVANCE_FLOOR;
@@ -386,7 +420,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // A question that asks what colour something is is answered only by a passage that names a colour.
   const colour = asksColour(intent.question ?? intent.content);
   const quoted = (p: Passage) =>
-    (!quotes.length || genuine.some((q) => q.carried(p.id) >= q.floor)) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en));
+    (!quotes.length || genuine.some((q) => q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en));
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its
   // everyday sense; when much of the question is in words no classic has (I feel empty after my
