@@ -185,6 +185,8 @@ export class Retrieval {
   private readonly sentenceTexts = new LRUCache<string, string[]>({ max: 2_048 });
   private readonly conceptsByPassage = new Map<string, Set<string>>();
   private readonly aliasIndex: AliasEntry[] = [];
+  /** The aliases by their first UTF-16 unit, each with its place in aliasIndex. */
+  private readonly aliasesByFirst = new Map<number, number[]>();
   /** Situations by how people phrase them, scored as the passages are (BM25, MiniSearch's formula). */
   private readonly situationIndex: TextIndex;
   private readonly situationTerms = new Map<string, Set<string>>();
@@ -240,6 +242,12 @@ export class Retrieval {
       }
     }
     this.aliasIndex.sort((a, b) => b.alias.length - a.alias.length);
+    this.aliasIndex.forEach((e, i) => {
+      const first = e.alias.charCodeAt(0);
+      const list = this.aliasesByFirst.get(first);
+      if (list) list.push(i);
+      else this.aliasesByFirst.set(first, [i]);
+    });
     // Modern everyday words cut a question too (see MODERN_WORDS and ORDINARY_WORDS).
     for (const word of [...k.synonyms.flat(), ...k.concepts.flatMap(conceptNames), ...MODERN_WORDS, ...ORDINARY_WORDS]) {
       const n = normalize(word).trim();
@@ -400,7 +408,15 @@ export class Retrieval {
     const taken: [number, number][] = [];
     // A question written in ordinary case ("the one people hardly notice") does not name the One.
     const cased = text !== text.toLowerCase();
-    for (const { alias, conceptId, cjk, proper } of this.aliasIndex) {
+    // Only aliases that start with a unit of the text can be in it; they are read in aliasIndex's
+    // order (longest first), as the overlap rule below needs.
+    const places: number[] = [];
+    const firsts = new Set<number>();
+    for (let i = 0; i < n.length; i++) firsts.add(n.charCodeAt(i));
+    for (const first of firsts) for (const at of this.aliasesByFirst.get(first) ?? []) places.push(at);
+    places.sort((a, b) => a - b);
+    for (const place of places) {
+      const { alias, conceptId, cjk, proper } = this.aliasIndex[place]!;
       if (proper && cased && !text.includes(proper)) continue;
       let from = 0;
       for (;;) {
