@@ -79,6 +79,8 @@ export class TextIndex {
   private freqs: Uint16Array<ArrayBufferLike> = new Uint16Array(0);
   /** Per-document scratch for search: a search runs start to finish without yielding, so one set is enough. */
   private scratch: { total: Float64Array; term: Float64Array; matched: Uint16Array; lastTerm: Uint32Array } | undefined;
+  /** Per field, each document's length part of the BM25 denominator, K * (1 - B + B * length / average); made at the first search. */
+  private norms: Float64Array[] | undefined;
 
   private constructor(
     private readonly fields: readonly string[],
@@ -242,6 +244,13 @@ export class TextIndex {
     const scratch = (this.scratch ??= { total: new Float64Array(n), term: new Float64Array(n), matched: new Uint16Array(n), lastTerm: new Uint32Array(n) });
     const { total, term: termScore, matched, lastTerm } = scratch;
     const { docs, freqs } = this;
+    const norms = (this.norms ??= this.fields.map((_, f) => {
+      const lengths = this.lengths[f]!;
+      const average = this.averageLengths[f]!;
+      const out = new Float64Array(n);
+      for (let doc = 0; doc < n; doc++) out[doc] = K * (1 - B + (B * (lengths[doc] ?? 0)) / average);
+      return out;
+    }));
     const touched: number[] = [];
     const touchedByTerm: number[] = [];
     let ordinal = 0;
@@ -253,8 +262,7 @@ export class TextIndex {
           const slot = slots.get(t);
           if (slot === undefined) continue;
           const fieldWeight = weight * boost * (options.boost?.[field] || 1);
-          const lengths = this.lengths[f]!;
-          const average = this.averageLengths[f]!;
+          const norm = norms[f]!;
           const start = offsets[slot]!;
           const end = offsets[slot + 1]!;
           const df = end - start;
@@ -262,7 +270,7 @@ export class TextIndex {
           for (let i = start; i < end; i++) {
             const doc = docs[i]!;
             const tf = freqs[i]!;
-            const score = fieldWeight * (idf * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lengths[doc]!) / average))));
+            const score = fieldWeight * (idf * (D + (tf * (K + 1)) / (tf + norm[doc]!)));
             if (matched[doc] === 0) touched.push(doc);
             if (lastTerm[doc] !== ordinal) {
               lastTerm[doc] = ordinal;
