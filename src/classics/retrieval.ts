@@ -185,8 +185,8 @@ export class Retrieval {
   private readonly sentenceTexts = new LRUCache<string, string[]>({ max: 2_048 });
   private readonly conceptsByPassage = new Map<string, Set<string>>();
   private readonly aliasIndex: AliasEntry[] = [];
-  /** The aliases by their first UTF-16 unit, each with its place in aliasIndex. */
-  private readonly aliasesByFirst = new Map<number, number[]>();
+  /** The places in aliasIndex of the aliases, by their first two UTF-16 units (see unitPair). */
+  private readonly aliasesByStart = new Map<number, number[]>();
   /** Situations by how people phrase them, scored as the passages are (BM25, MiniSearch's formula). */
   private readonly situationIndex: TextIndex;
   private readonly situationTerms = new Map<string, Set<string>>();
@@ -243,10 +243,10 @@ export class Retrieval {
     }
     this.aliasIndex.sort((a, b) => b.alias.length - a.alias.length);
     this.aliasIndex.forEach((e, i) => {
-      const first = e.alias.charCodeAt(0);
-      const list = this.aliasesByFirst.get(first);
+      const start = unitPair(e.alias, 0);
+      const list = this.aliasesByStart.get(start);
       if (list) list.push(i);
-      else this.aliasesByFirst.set(first, [i]);
+      else this.aliasesByStart.set(start, [i]);
     });
     // Modern everyday words cut a question too (see MODERN_WORDS and ORDINARY_WORDS).
     for (const word of [...k.synonyms.flat(), ...k.concepts.flatMap(conceptNames), ...MODERN_WORDS, ...ORDINARY_WORDS]) {
@@ -408,14 +408,16 @@ export class Retrieval {
     const taken: [number, number][] = [];
     // A question written in ordinary case ("the one people hardly notice") does not name the One.
     const cased = text !== text.toLowerCase();
-    // Only aliases that start with a unit of the text can be in it; they are read in aliasIndex's
-    // order (longest first), as the overlap rule below needs.
-    const places: number[] = [];
-    const firsts = new Set<number>();
-    for (let i = 0; i < n.length; i++) firsts.add(n.charCodeAt(i));
-    for (const first of firsts) for (const at of this.aliasesByFirst.get(first) ?? []) places.push(at);
-    places.sort((a, b) => a - b);
-    for (const place of places) {
+    // Only aliases whose first two units are in the text can be in it; they are read in
+    // aliasIndex's order (longest first), as the overlap rule below needs.
+    const starts = new Set<number>();
+    for (let i = 0; i < n.length; i++) {
+      starts.add(unitPair(n, i));
+      starts.add(n.charCodeAt(i) * 65536);
+    }
+    const candidates: number[] = [];
+    for (const start of starts) for (const at of this.aliasesByStart.get(start) ?? []) candidates.push(at);
+    for (const place of Int32Array.from(candidates).sort()) {
       const { alias, conceptId, cjk, proper } = this.aliasIndex[place]!;
       if (proper && cased && !text.includes(proper)) continue;
       let from = 0;
@@ -723,6 +725,9 @@ export class Retrieval {
     return hits.filter((h) => kept.has(h));
   }
 }
+
+/** Two UTF-16 units as one number; the last unit of a text pairs with 0, as does a one-unit text's. */
+const unitPair = (s: string, i: number) => s.charCodeAt(i) * 65536 + (i + 1 < s.length ? s.charCodeAt(i + 1) : 0);
 
 function conceptNames(c: Concept): string[] {
   return [c.zh, c.zh_traditional, c.pinyin, c.pinyin_plain, c.en, ...c.aliases].filter((s) => s && s.trim());
