@@ -184,10 +184,19 @@ export class QuoteMatcher {
 
   constructor(quote: string, private readonly retrieval: Retrieval) {
     this.floor = !/\p{Script=Han}/u.test(quote) ? QUOTE_FLOOR_PARAPHRASE : MODERN_WORDING.test(quote) ? QUOTE_FLOOR_PARAPHRASE : QUOTE_FLOOR;
-    this.pieces = quote
-      .split(SENTENCE_END)
-      .map((piece) => QuestionMatcher.of(piece, retrieval))
-      .filter((m) => m.units.length > 0);
+    // A classical line is read clause by clause: editions punctuate the same line differently
+    // (反者道之动，弱者道之用 and 反者道之动；弱者道之用), so a clause, not the whole sentence, must
+    // sit within one sentence of the passage. A clause too short to say anything alone (子曰) is
+    // read with the sentence.
+    const sentences = quote.split(SENTENCE_END);
+    const pieces =
+      this.floor === QUOTE_FLOOR
+        ? sentences.flatMap((sentence) => {
+            const clauses = sentence.split(/[，,、：:]/u);
+            return clauses.every((c) => (c.match(/\p{Script=Han}/gu) ?? []).length >= 3) ? clauses : [sentence];
+          })
+        : sentences;
+    this.pieces = pieces.map((piece) => QuestionMatcher.of(piece, retrieval)).filter((m) => m.units.length > 0);
     this.clauses =
       this.floor === QUOTE_FLOOR
         ? quote
@@ -205,8 +214,16 @@ export class QuoteMatcher {
     return this.clauses.some((clause) => !texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t)));
   }
 
-  /** Whether a passage carries the quote (see carried) at least at the floor. */
+  /**
+   * Whether a passage carries the quote (see carried) at least at the floor, or has each of its
+   * clauses word for word but for one character the quote leaves out: a line is often quoted
+   * without a particle of the text (无善无恶心之体 for 无善无恶是心之体).
+   */
   carries(passageId: string): boolean {
+    if (this.clauses.length) {
+      const text = this.retrieval.textOf(passageId).replace(/[^\p{Script=Han}]+/gu, '');
+      if (this.clauses.every((clause) => text.includes(clause) || oneLeftOut(clause, text))) return true;
+    }
     // A sentence has no term its passage lacks, so a piece the passage as a whole carries below
     // the floor is carried no better by any one sentence: no need to read them.
     if (this.pieces.some((piece) => piece.match(passageId).coverage < this.floor)) return false;
@@ -301,6 +318,26 @@ export function altered(clause: string, text: string): boolean {
       }
     }
     if (misses === 1 && !(PARTICLE_SWAPS.has(q[changed]!) && PARTICLE_SWAPS.has(t[i + changed]!))) return true;
+  }
+  return false;
+}
+
+/** Whether the text has the clause with one more character inside it (无善无恶心之体 in 无善无恶是心之体). */
+export function oneLeftOut(clause: string, text: string): boolean {
+  const q = Array.from(clause);
+  const t = Array.from(text);
+  for (let i = 0; i + q.length < t.length; i++) {
+    if (t[i] !== q[0]) continue;
+    let skipped = 0;
+    let j = 0;
+    let k = i;
+    while (j < q.length && skipped <= 1) {
+      if (t[k] === q[j]) j++;
+      else skipped++;
+      k++;
+    }
+    // The extra character sits inside the clause, not after its end.
+    if (j === q.length && skipped === 1) return true;
   }
   return false;
 }

@@ -151,6 +151,12 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
   for (const m of n.matchAll(/chapter\s*(\d+)\s*(?:of\s*)?(?:the\s*)?(?:daodejing|tao te ching|laozi)/g)) want(`Daodejing ${m[1]}`);
 
   for (const m of n.matchAll(/(?:论语|analects)[^\d]{0,6}(\d+)\s*[.:：·]\s*(\d+)/g)) want(`Analects ${m[1]}.${m[2]}`);
+  // A whole book of the Analects is no one passage; a book it does not have (book 25) is a reference to nothing.
+  const book = (value: number | undefined) => {
+    if (value !== undefined && !k.passageByLocator.has(`Analects ${value}.1`)) dangling = true;
+  };
+  for (const m of n.matchAll(/\bbook\s*(\d+)\s*of\s*(?:the\s*)?analects|\banalects,?\s*book\s*(\d+)\b(?!\s*[.:：·]\s*\d)/g)) book(Number(m[1] ?? m[2]));
+  for (const m of n.matchAll(new RegExp(`论语${TITLE_END}第\\s*${NUM}\\s*篇`, 'gu'))) book(parseNumber(m[1]!));
   for (const m of n.matchAll(/\((\d{1,2})\.(\d{1,2})(?:,\s*(\d{1,2})\.(\d{1,2}))?\)/g)) {
     if (/论语|analects|confucius|孔子/.test(n)) {
       want(`Analects ${m[1]}.${m[2]}`);

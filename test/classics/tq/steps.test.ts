@@ -3,7 +3,7 @@ import { openLibrary, type Library } from '../../../src/classics/library.js';
 import type { Claim } from '../../../src/classics/model.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust } from '../../../src/classics/tq/claims.js';
 import { validateCitations } from '../../../src/classics/tq/citations.js';
-import { altered, askingSentence, contentTerms, countedOf, QuestionMatcher, quotesOf, selectEvidence } from '../../../src/classics/tq/evidence.js';
+import { altered, askingSentence, contentTerms, countedOf, oneLeftOut, QuestionMatcher, quotesOf, selectEvidence } from '../../../src/classics/tq/evidence.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
 import { detectIntent, parseNumber, romanisationRemoved } from '../../../src/classics/tq/intent.js';
 import { resolveScope } from '../../../src/classics/tq/pipeline.js';
@@ -336,5 +336,34 @@ describe('Intent and Evidence: set 4 tuning', () => {
   it('bridges humble to the Modesty hexagram', () => {
     const { evidence } = evidenceFor('What does the Yijing say about staying humble?');
     expect(evidence.some((e) => e.passage.locator.startsWith('Yijing 15 ('))).toBe(true);
+  });
+});
+
+describe('Intent and Evidence: set 6 tuning', () => {
+  const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads a quoted line clause by clause, whatever punctuation the edition puts between them', () => {
+    expect(cited('道德经“反者道之动，弱者道之用”怎么理解？')).toContain('Daodejing 40');
+    expect(cited('“上善若火，水善利万物而不争”出自哪里？')).toEqual([]);
+  });
+
+  it('finds a line quoted without a particle of the text, but not a line with a character changed', () => {
+    expect(oneLeftOut('无善无恶心之体', '汝中举先生教言曰无善无恶是心之体有善有恶是意之动')).toBe(true);
+    expect(oneLeftOut('无善无恶心之体', '无善无恶心之体')).toBe(false);
+    expect(oneLeftOut('上善若火', '上善若水水善利万物而不争')).toBe(false);
+    expect(cited('王阳明的四句教“无善无恶心之体，有善有恶意之动”记载在传习录哪一条？')).toContain('Chuanxilu 315');
+  });
+
+  it('takes a book of the Analects it does not have as a reference to nothing', () => {
+    expect(intentOf('What does book 25 of the Analects say about governing?').danglingReference).toBe(true);
+    expect(intentOf('论语第二十五篇讲什么？').danglingReference).toBe(true);
+    expect(intentOf('What does book 12 of the Analects say about ren?').danglingReference).toBe(false);
+    expect(intentOf('Analects book 12.1: what is ren?').danglingReference).toBe(false);
+  });
+
+  it('bridges modern words for anger, a shabby home and contentment to the classics', () => {
+    expect(cited('同事抢了我的功劳，我气得睡不着。易经对控制怒气有什么说法？').some((l) => l.startsWith('Yijing 41 ('))).toBe(true);
+    expect(cited('我家里穷，住得很简陋，总觉得抬不起头。论语里有什么话能安慰我？')).toEqual(expect.arrayContaining(['Analects 7.16']));
+    expect(cited('What does knowing when one has enough (zhi zu) mean in the Daodejing?')).toEqual(expect.arrayContaining(['Daodejing 33', 'Daodejing 44', 'Daodejing 46']));
   });
 });
