@@ -76,7 +76,8 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
     'question set 4 (used in tuning)': score(read<Question[]>('questions-heldout-4.json')),
     'question set 5 (used in tuning)': score(read<Question[]>('questions-heldout-5.json')),
     'question set 6 (used in tuning)': score(read<Question[]>('questions-heldout-6.json')),
-    'question set 7': score(read<Question[]>('questions-heldout-7.json')),
+    'question set 7 (used in tuning)': score(read<Question[]>('questions-heldout-7.json')),
+    'question set 8': score(read<Question[]>('questions-heldout-8.json')),
   };
   const gateSets: Record<string, GateCase[]> = {
     'pack fixtures': lib.knowledge.gateFixtures,
@@ -90,7 +91,8 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
     'held-out set 6 (used in tuning)': read<GateCase[]>('gate-heldout-6.json'),
     'held-out set 7 (used in tuning)': read<GateCase[]>('gate-heldout-7.json'),
     'held-out set 8 (used in tuning)': read<GateCase[]>('gate-heldout-8.json'),
-    'held-out set 9': read<GateCase[]>('gate-heldout-9.json'),
+    'held-out set 9 (used in tuning)': read<GateCase[]>('gate-heldout-9.json'),
+    'held-out set 10': read<GateCase[]>('gate-heldout-10.json'),
   };
   const gate: EvalReport['gate'] = {};
   for (const [name, cases] of Object.entries(gateSets)) {

@@ -77,7 +77,11 @@ export function normalize(text: string): string {
 }
 
 /** A syllable of romanised Chinese (hou de zai wu, shang de bu de), without tones. */
-export const PINYIN = /^(?:[zcs]h|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|uai|iao|ian|uan|ai|ei|ao|ou|an|en|in|un|ia|ie|iu|ua|uo|ui|ue|er|a|o|e|i|u|v)$/;
+const SYLLABLE = '(?:[zcs]h|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|uai|iao|ian|uan|ai|ei|ao|ou|an|en|in|un|ia|ie|iu|ua|uo|ui|ue|er|a|o|e|i|u|v)';
+/** One toneless pinyin syllable (dao, xue, zhi). */
+export const PINYIN = new RegExp(`^${SYLLABLE}$`);
+/** A word of one to four toneless pinyin syllables written together (junzi, wuwei, zhiliangzhi). */
+export const PINYIN_WORD = new RegExp(`^(?:${SYLLABLE}){1,4}$`);
 
 export const isCjk = (text: string) => CJK.test(text);
 

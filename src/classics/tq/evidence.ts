@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Knowledge } from '../packs.js';
 import type { Concept, Passage, Tradition } from '../model.js';
 import { carried, type Hit, type QueryUnit, type Retrieval, type RetrievalScope, SENTENCE_END } from '../retrieval.js';
-import { analyseQuestion, englishTerms, GENERIC_ENGLISH, isFunctionCharacter, normalize, PINYIN, questionTerms, terms } from '../text.js';
+import { analyseQuestion, englishTerms, GENERIC_ENGLISH, isFunctionCharacter, normalize, PINYIN_WORD, questionTerms, terms } from '../text.js';
 import { type Intent, namesClassic } from './intent.js';
 
 export interface Evidence {
@@ -163,7 +163,8 @@ export function quotesOf(content: string, concepts: Concept[] = []): string[] {
     if (names.has(quote.replace(/\s+/g, ' '))) continue;
     const han = (quote.match(/\p{Script=Han}/gu) ?? []).length;
     const words = quote.match(/[a-z]+/g) ?? [];
-    if (han === 0 && words.every((w) => PINYIN.test(w))) continue;
+    // A line given in pinyin only (junzi bu qi) is matched through the concept it names, if any.
+    if (han === 0 && words.every((w) => PINYIN_WORD.test(w))) continue;
     if (han >= 3 || (han === 0 && englishTerms(quote).length >= 3)) out.push(quote);
   }
   return out;

@@ -28,7 +28,7 @@ export function namesClassic(normalized: string): boolean {
 
 const PACK_NAMES: [RegExp, string][] = [
   [/道德经|老子|daodejing|tao te ching|dao de jing|laozi|lao tzu|lao-tzu/, 'daodejing'],
-  [/论语|孔子|夫子|analects|confuci(?:u|ou|o)s|kongzi/, 'analects'],
+  [/论语|孔子|夫子|analects|lun ?yu|confuci(?:u|ou|o)s|kongzi/, 'analects'],
   [/易经|周易|易传|彖传|象传|卦|爻|yijing|i ching|book of changes|zhouyi|hexagram|trigram|\btuan\b/, 'yijing'],
   [/金刚经|般若|须菩提|diamond sutra|vajracchedika|subhuti/, 'diamond-sutra'],
   [/传习录|王阳明|阳明|心学|chuanxilu|wang yangming|yangming/, 'chuanxilu'],
@@ -48,12 +48,16 @@ const FRAME_WORDS = [
   /(?:怎么|如何|怎样|怎么样)(?:看待|看|理解|解释|说|讲|评价|论述)|有(?:什么|何)(?:看法|说法|论述|提醒|启发|启示|讲究)|(?:什么|何种)?(?:看法|说法)|提醒|启示|认为|出自哪里|出自哪|出自|出处|(?:是)?什么意思|意思是|(?:哪|那|这)(?:一)?(?:几)?句话?|(?:哪|那|这)一?章/g,
   // What a question is about, and how the asker recalls it: 关于……的论述有哪些, 我记得, 印象中.
   /关于|(?:的)?论述|有哪些|哪些|有没有|(?:说|讲|提)过|提到|记得|印象中|据说|所谓/g,
+  // How a comparison is asked in Chinese: 态度一致吗, 是否相同.
+  /(?:的)?(?:态度|立场|看法)?(?:是否|是不是)?(?:一致|相同|相通)(?:吗)?/g,
   // "Words on it" at the end of a question (关于以身作则的话？), "this saying" (这话在哪).
   /(?:这|那)话|的话(?=\s*(?:[?？。!！]|$))/g,
   // Names of the classics and question words; "see" stays in "see through" (a person), an idiom.
-  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
+  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|lun ?yu|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
   // How the asker recalls or cites it: "I vaguely remember", "there's a moment where", "the saying".
   /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
+  // Where a line stands rather than what it says: "which chapter, and what's the context".
+  /\b(?:whats|context)\b/g,
   // How a classic is said to treat its topic: "how do X and Y talk about", "how does it describe".
   /\b(talk|talks|talked|talking|discuss|discusses|discussed|discussing|describe|describes|described|explain|explains|explained|regard|regards|address|addresses)\b/g,
   // How a comparison is asked: what is compared is the rest.
@@ -150,15 +154,15 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
   for (const m of n.matchAll(/(?:daodejing|tao te ching|dao de jing|laozi)[^\d]{0,12}?(?:chapter|ch\.?)?\s*(\d+)\b/g)) want(`Daodejing ${m[1]}`);
   for (const m of n.matchAll(/chapter\s*(\d+)\s*(?:of\s*)?(?:the\s*)?(?:daodejing|tao te ching|laozi)/g)) want(`Daodejing ${m[1]}`);
 
-  for (const m of n.matchAll(/(?:论语|analects)[^\d]{0,6}(\d+)\s*[.:：·]\s*(\d+)/g)) want(`Analects ${m[1]}.${m[2]}`);
+  for (const m of n.matchAll(/(?:论语|analects|lun ?yu)[^\d]{0,6}(\d+)\s*[.:：·]\s*(\d+)/g)) want(`Analects ${m[1]}.${m[2]}`);
   // A whole book of the Analects is no one passage; a book it does not have (book 25) is a reference to nothing.
   const book = (value: number | undefined) => {
     if (value !== undefined && !k.passageByLocator.has(`Analects ${value}.1`)) dangling = true;
   };
-  for (const m of n.matchAll(/\bbook\s*(\d+)\s*of\s*(?:the\s*)?analects|\banalects,?\s*book\s*(\d+)\b(?!\s*[.:：·]\s*\d)/g)) book(Number(m[1] ?? m[2]));
+  for (const m of n.matchAll(/\bbook\s*(\d+)\s*of\s*(?:the\s*)?(?:analects|lun ?yu)|\b(?:analects|lun ?yu),?\s*book\s*(\d+)\b(?!\s*[.:：·]\s*\d)/g)) book(Number(m[1] ?? m[2]));
   for (const m of n.matchAll(new RegExp(`论语${TITLE_END}第\\s*${NUM}\\s*篇`, 'gu'))) book(parseNumber(m[1]!));
   for (const m of n.matchAll(/\((\d{1,2})\.(\d{1,2})(?:,\s*(\d{1,2})\.(\d{1,2}))?\)/g)) {
-    if (/论语|analects|confucius|孔子/.test(n)) {
+    if (/论语|analects|lun ?yu|confucius|孔子/.test(n)) {
       want(`Analects ${m[1]}.${m[2]}`);
       if (m[3]) want(`Analects ${m[3]}.${m[4]}`);
     }

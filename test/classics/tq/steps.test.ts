@@ -367,3 +367,27 @@ describe('Intent and Evidence: set 6 tuning', () => {
     expect(cited('What does knowing when one has enough (zhi zu) mean in the Daodejing?')).toEqual(expect.arrayContaining(['Daodejing 33', 'Daodejing 44', 'Daodejing 46']));
   });
 });
+
+describe('Intent and Evidence: set 7 tuning', () => {
+  const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('knows the Analects by its pinyin title, Lunyu', () => {
+    expect(intentOf('What would the Lunyu say about not being recognized?').packsNamed).toEqual(['analects']);
+    expect(intentOf('lun yu 2.12').references.map((p) => p.locator)).toEqual(['Analects 2.12']);
+  });
+
+  it('matches a line given only in pinyin through the concept it names, not as an English quote', () => {
+    expect(quotesOf("what does confucius mean by 'junzi bu qi', the gentleman is not a vessel?")).toEqual([]);
+    expect(cited("What does Confucius mean by 'junzi bu qi', the gentleman is not a vessel?")).toContain('Analects 2.12');
+  });
+
+  it('leaves "what\'s the context" out of what a quoted line must carry', () => {
+    expect(intentOf("lao tzu: 'those who know don't speak, those who speak don't know' - which chapter and whats the context?").content).not.toMatch(/context|whats/);
+    expect(cited("lao tzu: 'those who know don't speak, those who speak don't know' - which chapter and whats the context?")).toContain('Daodejing 56');
+  });
+
+  it('reads 态度一致吗 as how a comparison is asked, and bridges 鬼神 to spirits', () => {
+    expect(intentOf('儒家怎么看鬼神？论语和传习录的态度一致吗？').content).not.toMatch(/态度|一致/);
+    expect(cited('儒家怎么看鬼神？论语和传习录的态度一致吗？')).toEqual(expect.arrayContaining(['Analects 6.22', 'Analects 7.21']));
+  });
+});
