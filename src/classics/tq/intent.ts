@@ -48,8 +48,9 @@ const FRAME_WORDS = [
   /(?:怎么|如何|怎样|怎么样)(?:看待|看|理解|解释|说|讲|评价|论述)|有(?:什么|何)(?:看法|说法|论述|提醒|启发|启示|讲究)|(?:什么|何种)?(?:看法|说法)|提醒|启示|认为|出自哪里|出自哪|出自|出处|(?:是)?什么意思|意思是|(?:哪|那|这)(?:一)?(?:几)?句话?|(?:哪|那|这)一?章/g,
   // What a question is about, and how the asker recalls it: 关于……的论述有哪些, 我记得, 印象中.
   /关于|(?:的)?论述|有哪些|哪些|有没有|(?:说|讲|提)过|提到|记得|印象中|据说|所谓/g,
-  // How a comparison is asked in Chinese: 态度一致吗, 是否相同.
+  // How a comparison is asked in Chinese: 态度一致吗, 是否相同, 在这个问题上分别是什么立场, 有何不同.
   /(?:的)?(?:态度|立场|看法)?(?:是否|是不是)?(?:一致|相同|相通)(?:吗)?/g,
+  /(?:在)?这个问题上|(?:分别|各自)(?:是)?(?:什么|怎样的?|如何)?(?:立场|态度|看法|观点)?|有(?:何|什么)(?:不同|区别)/g,
   // "Words on it" at the end of a question (关于以身作则的话？), "this saying" (这话在哪).
   /(?:这|那)话|的话(?=\s*(?:[?？。!！]|$))/g,
   // Names of the classics and question words; "see" stays in "see through" (a person), an idiom.

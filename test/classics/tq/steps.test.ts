@@ -391,3 +391,17 @@ describe('Intent and Evidence: set 7 tuning', () => {
     expect(cited('儒家怎么看鬼神？论语和传习录的态度一致吗？')).toEqual(expect.arrayContaining(['Analects 6.22', 'Analects 7.21']));
   });
 });
+
+describe('Intent and Evidence: set 8 tuning', () => {
+  const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('hears "talk" in a quoted line as the classics\' speaking', () => {
+    expect(cited("Lao Tzu: 'Those who know don't talk, those who talk don't know.' Is that really in the text? Which chapter?")).toContain('Daodejing 56');
+  });
+
+  it('leaves how a Chinese comparison is asked (在这个问题上, 分别是什么立场, 有何不同) out of its content', () => {
+    const content = intentOf('孔子和老子在“以德报怨”这个问题上分别是什么立场？有何不同？').content;
+    expect(content).not.toMatch(/问题|立场|不同/);
+    expect(cited('孔子和老子在“以德报怨”这个问题上分别是什么立场？有何不同？')).toContain('Daodejing 63');
+  });
+});
