@@ -176,8 +176,32 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   // asks between the positions (names two traditions, or none) abstains. A comparison inside one
   // named classic ("the Daodejing contrasts learning with the Way") is still that classic's view.
   const named = new Set(intent.packsNamed.map((p) => (p === 'daodejing' ? 'daoist' : p === 'diamond-sutra' ? 'buddhist' : p === 'chuanxilu' ? 'yangming' : 'confucian')));
+  // A question that names no classic but asks about concepts of one tradition only (心即理 is
+  // Wang Yangming's) asks what that tradition holds.
+  const conceptTraditions = new Set(intent.concepts.map((c) => c.tradition).filter((t) => t !== 'common'));
+  if (!named.size && conceptTraditions.size === 1) named.add([...conceptTraditions][0]!);
   const noted: typeof significant = [];
   let kept_ = gathered;
+  // A dispute that one passage reports in full, both sides, when that passage came in beside the
+  // one the question is about (Wang's remark on 学而不思 restates his dispute with Zhu Xi on 心即理),
+  // is not what the question asks: its claims are left out and the dispute noted, and the answer
+  // rests on the rest. Sides carried by different passages are the comparison itself.
+  const first = evidence[0]!.passage.id;
+  const carriers = (c: (typeof significant)[number]) =>
+    new Set(c.positions.flatMap((p) => p.claim_ids.filter((id) => ids.has(id)).flatMap((id) => (k.claimById.get(id)?.evidence ?? []).map((e) => e.passage_id))));
+  const aside = contested.filter((c) => {
+    const passages = carriers(c);
+    return passages.size === 1 && !passages.has(first);
+  });
+  if (aside.length) {
+    const asideClaims = new Set(aside.flatMap((c) => c.positions.flatMap((p) => p.claim_ids)));
+    const rest = kept_.filter((c) => !asideClaims.has(c.id));
+    if (rest.length) {
+      kept_ = rest;
+      noted.push(...aside);
+      contested = contested.filter((c) => !aside.includes(c));
+    }
+  }
   if (contested.length && named.size === 1) {
     const [tradition] = [...named];
     const resolvable = contested.every((c) => c.positions.some((p) => p.claim_ids.some((id) => k.claimById.get(id)?.perspective === tradition)));

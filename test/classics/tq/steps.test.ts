@@ -6,7 +6,7 @@ import { validateCitations } from '../../../src/classics/tq/citations.js';
 import { altered, askingSentence, contentTerms, countedOf, oneLeftOut, QuestionMatcher, quotesOf, selectEvidence } from '../../../src/classics/tq/evidence.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
 import { detectIntent, parseNumber, romanisationRemoved } from '../../../src/classics/tq/intent.js';
-import { resolveScope } from '../../../src/classics/tq/pipeline.js';
+import { resolveScope, trustedQuery } from '../../../src/classics/tq/pipeline.js';
 
 let lib: Library;
 beforeAll(() => {
@@ -403,5 +403,27 @@ describe('Intent and Evidence: set 8 tuning', () => {
     const content = intentOf('孔子和老子在“以德报怨”这个问题上分别是什么立场？有何不同？').content;
     expect(content).not.toMatch(/问题|立场|不同/);
     expect(cited('孔子和老子在“以德报怨”这个问题上分别是什么立场？有何不同？')).toContain('Daodejing 63');
+  });
+});
+
+describe('Conflict: set 9 tuning', () => {
+  const answer = (query: string) => trustedQuery({ query, knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, 'q').answer;
+
+  it('answers a line whose passage sits beside one that reports a whole dispute, noting the dispute', () => {
+    const a = answer('“学而不思则罔，思而不学则殆”应该怎么解释？');
+    expect(a.abstention).toBeNull();
+    expect(a.citations.map((c) => c.locator)).toContain('Analects 2.15');
+  });
+
+  it('answers a concept of one tradition from that tradition, without naming the classic', () => {
+    const a = answer('心即理是什么意思？为什么说心外无理');
+    expect(a.abstention).toBeNull();
+    expect(a.has_conflict).toBe(true);
+    expect(a.citations.every((c) => c.locator.startsWith('Chuanxilu'))).toBe(true);
+  });
+
+  it('still abstains when the question asks between two classics on a significant dispute', () => {
+    expect(answer('论语说学而时习之，道德经却说为学日益、为道日损，两者对“学”的态度有什么不同？').abstention?.reason).toBe('SIGNIFICANT_CONFLICT');
+    expect(answer('老子说“报怨以德”，孔子却说“以直报怨”，两个人的分歧到底在哪？').abstention?.reason).toBe('SIGNIFICANT_CONFLICT');
   });
 });
