@@ -79,7 +79,8 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
     'question set 7 (used in tuning)': score(read<Question[]>('questions-heldout-7.json')),
     'question set 8 (used in tuning)': score(read<Question[]>('questions-heldout-8.json')),
     'question set 9 (used in tuning)': score(read<Question[]>('questions-heldout-9.json')),
-    'question set 10': score(read<Question[]>('questions-heldout-10.json')),
+    'question set 10 (used in tuning)': score(read<Question[]>('questions-heldout-10.json')),
+    'question set 11': score(read<Question[]>('questions-heldout-11.json')),
   };
   const gateSets: Record<string, GateCase[]> = {
     'pack fixtures': lib.knowledge.gateFixtures,
@@ -96,7 +97,8 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
     'held-out set 9 (used in tuning)': read<GateCase[]>('gate-heldout-9.json'),
     'held-out set 10 (used in tuning)': read<GateCase[]>('gate-heldout-10.json'),
     'held-out set 11 (used in tuning)': read<GateCase[]>('gate-heldout-11.json'),
-    'held-out set 12': read<GateCase[]>('gate-heldout-12.json'),
+    'held-out set 12 (used in tuning)': read<GateCase[]>('gate-heldout-12.json'),
+    'held-out set 13': read<GateCase[]>('gate-heldout-13.json'),
   };
   const gate: EvalReport['gate'] = {};
   for (const [name, cases] of Object.entries(gateSets)) {

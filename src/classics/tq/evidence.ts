@@ -223,7 +223,8 @@ export class QuoteMatcher {
   carries(passageId: string): boolean {
     if (this.clauses.length) {
       const text = this.retrieval.textOf(passageId).replace(/[^\p{Script=Han}]+/gu, '');
-      if (this.clauses.every((clause) => text.includes(clause) || oneLeftOut(clause, text))) return true;
+      const received = asReceived(text);
+      if (this.clauses.every((clause) => received.includes(asReceived(clause)) || oneLeftOut(clause, text))) return true;
     }
     // A sentence has no term its passage lacks, so a piece the passage as a whole carries below
     // the floor is carried no better by any one sentence: no need to read them.
@@ -301,6 +302,14 @@ export function namesColour(text: string, en?: string): boolean {
 const PARTICLE_SWAPS = new Set(Array.from('之乎者也矣焉哉而其以于兮夫与欤耶邪'));
 
 /**
+ * Characters that popular quotation writes for the received text's (福之所依 for 福之所倚): each
+ * group read as its first character, so a quote in the popular form is the line, not a change of it.
+ */
+const QUOTED_VARIANTS: readonly string[] = ['倚依'];
+const VARIANT_OF = new Map(QUOTED_VARIANTS.flatMap((group) => Array.from(group).map((c) => [c, group[0]!] as const)));
+export const asReceived = (text: string) => Array.from(text, (c) => VARIANT_OF.get(c) ?? c).join('');
+
+/**
  * Whether a passage's text has a clause of a quote with one character changed, and not the
  * clause itself: 上善若火 against 上善若水, 己所不欲，必施于人 against 勿施于人. Such a quote is
  * a made-up line built on a real one, and the passage does not say it.
@@ -318,7 +327,9 @@ export function altered(clause: string, text: string): boolean {
         changed = j;
       }
     }
-    if (misses === 1 && !(PARTICLE_SWAPS.has(q[changed]!) && PARTICLE_SWAPS.has(t[i + changed]!))) return true;
+    const a = q[changed]!;
+    const b = t[i + changed]!;
+    if (misses === 1 && !(PARTICLE_SWAPS.has(a) && PARTICLE_SWAPS.has(b)) && asReceived(a) !== asReceived(b)) return true;
   }
   return false;
 }

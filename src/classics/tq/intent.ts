@@ -28,7 +28,7 @@ export function namesClassic(normalized: string): boolean {
 
 const PACK_NAMES: [RegExp, string][] = [
   [/道德经|老子|daodejing|tao te ching|dao de jing|laozi|lao tzu|lao-tzu/, 'daodejing'],
-  [/论语|孔子|夫子|analects|lun ?yu|confuci(?:u|ou|o)s|kongzi/, 'analects'],
+  [/论语|孔子|夫子|analects|analetcs|anelects|annalects|lun ?yu|confuci(?:u|ou|o)s|kongzi/, 'analects'],
   [/易经|周易|易传|彖传|象传|卦|爻|yijing|i ching|book of changes|zhouyi|hexagram|trigram|\btuan\b/, 'yijing'],
   [/金刚经|般若|须菩提|diamond sutra|vajracchedika|subhuti/, 'diamond-sutra'],
   [/传习录|王阳明|阳明|心学|chuanxilu|wang yangming|yangming/, 'chuanxilu'],
@@ -54,7 +54,7 @@ const FRAME_WORDS = [
   // "Words on it" at the end of a question (关于以身作则的话？), "this saying" (这话在哪).
   /(?:这|那)话|的话(?=\s*(?:[?？。!！]|$))/g,
   // Names of the classics and question words; "see" stays in "see through" (a person), an idiom.
-  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|lun ?yu|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
+  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|analetcs|anelects|annalects|lun ?yu|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
   // How the asker recalls or cites it: "I vaguely remember", "there's a moment where", "the saying".
   /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
   // Where a line stands rather than what it says: "which chapter, and what's the context".

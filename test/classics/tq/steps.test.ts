@@ -427,3 +427,22 @@ describe('Conflict: set 9 tuning', () => {
     expect(answer('老子说“报怨以德”，孔子却说“以直报怨”，两个人的分歧到底在哪？').abstention?.reason).toBe('SIGNIFICANT_CONFLICT');
   });
 });
+
+describe('Intent and Evidence: set 10 tuning', () => {
+  const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('takes the popular form of a line (福之所依) as the line, not as a change of it', () => {
+    expect(altered('祸兮福之所依', '祸兮福之所倚福兮祸之所伏')).toBe(false);
+    expect(cited('“祸兮福之所依”真是老子说的吗？原话全句是什么')).toContain('Daodejing 58');
+  });
+
+  it('knows the Analects when its name is mistyped (Analetcs)', () => {
+    expect(intentOf("'Do not impose on others what you yourself do not desire' - does this line appear more than once in the Analetcs?").packsNamed).toEqual(['analects']);
+  });
+
+  it('bridges the best leader to 太上, a raft to 筏, and stepping aside to the Retreat hexagram', () => {
+    expect(cited('我刚开始带一个小团队，道德经里有没有说最好的领导者是什么样子的？')).toContain('Daodejing 17');
+    expect(cited('What is the parable of the raft in the Diamond Sutra about?')).toContain('Diamond Sutra 6');
+    expect(cited('Is there a hexagram in the Yijing about withdrawing at the right time?').some((l) => l.startsWith('Yijing 33 ('))).toBe(true);
+  });
+});
