@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { TextIndex, type TextHit, type TextIndexOptions } from '../platform/text-index.js';
+import { TextIndex, type TextIndexOptions } from '../platform/text-index.js';
 import type { Knowledge } from './packs.js';
 import type { Concept, Passage, Situation, Tradition } from './model.js';
 import { cjkGrams, englishTerms, type Lexicon, MODERN_WORDS, normalize, questionTerms, STOP, terms } from './text.js';

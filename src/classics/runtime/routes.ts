@@ -8,7 +8,7 @@ import type { LedgerStore } from '../../platform/ledger.js';
 import { errorResponses } from '../../platform/openapi.js';
 import type { Library } from '../library.js';
 import * as S from '../schemas.js';
-import { Adapters, project } from './adapters.js';
+import { Adapters } from './adapters.js';
 import { receiveFeedback } from './feedback.js';
 import { runRuntime } from './modes.js';
 import { observed, Observations } from './observations.js';

@@ -105,7 +105,7 @@ export class ObservationLog {
   private fd: number | undefined;
   private current: ObservationSummary;
 
-  constructor(private readonly path: string) {
+  constructor(path: string) {
     this.current = summarize(existsSync(path) ? readFileSync(path, 'utf8') : '', basename(path));
     this.fd = openSync(path, 'a+');
     // A torn last line (a crash mid-write) has no newline: end it, so the next line stays whole
