@@ -2,7 +2,7 @@
  * `npm run eval`: the held-out evaluation (test/eval), run against the packs in PACKS_DIR.
  * Prints the four figures the service is held to and writes test/eval/results.json.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { openLibrary } from '../src/classics/library.js';
 import { trustedQuery } from '../src/classics/tq/pipeline.js';
 
@@ -43,6 +43,21 @@ export function sameOrWithin(cited: string, expected: string): boolean {
   return cited === expected || (/^Yijing \d+$/.test(expected) && cited.startsWith(`${expected} (`));
 }
 
+/**
+ * The sets of one kind in test/eval, in order: set 1 is `first`, set n the file `pattern` numbers
+ * n. Each is named "<label> n", with "(used in tuning)" for all but the newest.
+ */
+function numberedSets(first: string, pattern: RegExp, label: string): [string, string][] {
+  const files: [number, string][] = [[1, first]];
+  for (const file of readdirSync('test/eval')) {
+    const m = pattern.exec(file);
+    if (m) files.push([Number(m[1]), file]);
+  }
+  files.sort((a, b) => a[0] - b[0]);
+  const newest = files[files.length - 1]![0];
+  return files.map(([n, file]) => [`${label} ${n}${n === newest ? '' : ' (used in tuning)'}`, file]);
+}
+
 export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport {
   const lib = openLibrary(packsDir);
   const failures: EvalReport['failures'] = [];
@@ -68,37 +83,12 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
     };
   };
   // Each set was written by someone who saw neither the code nor the other sets, measured once,
-  // and then studied while retrieval was tuned; the highest-numbered set has not been tuned on.
-  const questions = {
-    'question set 1 (used in tuning)': score(read<Question[]>('questions.json')),
-    'question set 2 (used in tuning)': score(read<Question[]>('questions-heldout-2.json')),
-    'question set 3 (used in tuning)': score(read<Question[]>('questions-heldout-3.json')),
-    'question set 4 (used in tuning)': score(read<Question[]>('questions-heldout-4.json')),
-    'question set 5 (used in tuning)': score(read<Question[]>('questions-heldout-5.json')),
-    'question set 6 (used in tuning)': score(read<Question[]>('questions-heldout-6.json')),
-    'question set 7 (used in tuning)': score(read<Question[]>('questions-heldout-7.json')),
-    'question set 8 (used in tuning)': score(read<Question[]>('questions-heldout-8.json')),
-    'question set 9 (used in tuning)': score(read<Question[]>('questions-heldout-9.json')),
-    'question set 10 (used in tuning)': score(read<Question[]>('questions-heldout-10.json')),
-    'question set 11': score(read<Question[]>('questions-heldout-11.json')),
-  };
+  // and then studied while retrieval and the Gate were tuned: every set but the newest of each
+  // kind has been used in tuning.
+  const questions = Object.fromEntries(numberedSets('questions.json', /^questions-heldout-(\d+)\.json$/, 'question set').map(([name, file]) => [name, score(read<Question[]>(file))]));
   const gateSets: Record<string, GateCase[]> = {
     'pack fixtures': lib.knowledge.gateFixtures,
-    // Sets 1 to 3 were each written without sight of the rules, measured, and then looked at
-    // while the rules were broadened; the highest-numbered set has never been used for tuning.
-    'held-out set 1 (used in tuning)': read<GateCase[]>('gate-heldout.json'),
-    'held-out set 2 (used in tuning)': read<GateCase[]>('gate-heldout-2.json'),
-    'held-out set 3 (used in tuning)': read<GateCase[]>('gate-heldout-3.json'),
-    'held-out set 4 (used in tuning)': read<GateCase[]>('gate-heldout-4.json'),
-    'held-out set 5 (used in tuning)': read<GateCase[]>('gate-heldout-5.json'),
-    'held-out set 6 (used in tuning)': read<GateCase[]>('gate-heldout-6.json'),
-    'held-out set 7 (used in tuning)': read<GateCase[]>('gate-heldout-7.json'),
-    'held-out set 8 (used in tuning)': read<GateCase[]>('gate-heldout-8.json'),
-    'held-out set 9 (used in tuning)': read<GateCase[]>('gate-heldout-9.json'),
-    'held-out set 10 (used in tuning)': read<GateCase[]>('gate-heldout-10.json'),
-    'held-out set 11 (used in tuning)': read<GateCase[]>('gate-heldout-11.json'),
-    'held-out set 12 (used in tuning)': read<GateCase[]>('gate-heldout-12.json'),
-    'held-out set 13': read<GateCase[]>('gate-heldout-13.json'),
+    ...Object.fromEntries(numberedSets('gate-heldout.json', /^gate-heldout-(\d+)\.json$/, 'held-out set').map(([name, file]) => [name, read<GateCase[]>(file)])),
   };
   const gate: EvalReport['gate'] = {};
   for (const [name, cases] of Object.entries(gateSets)) {
