@@ -43,6 +43,8 @@ const FRAME_WORDS = [
   /(?:前面|后面|上面|下面|接下来|前|后|上|下)(?:还有|的)?(?:一|两|二|三|四|几|半)?句|(?:这|那)首(?:偈|诗)?|(?:是)?(?:哪|第几)(?:一|个)?(?:分|篇|卦|条|章|段|节)|(?:是)?啥(?:来着)?|来着/g,
   // Which characters follow or precede a quoted phrase (子不语后面是哪四个字, 前面是什么字): the phrase is what is asked about.
   /(?:前面|后面|上面|下面|接下来|前|后)(?:是|还有|跟着|接着)?(?:哪|什么|啥)?(?:几|[一二三四五六七八九两])?(?:个)?字/g,
+  // The quoted words themselves pointed at: 这四个字, 这几个字.
+  /(?:这|那)(?:几|[一二三四五六七八九两]|\d)?个字/g,
   // How a question asks, not what it asks about: "how does X view / explain / comment on",
   // "what does it remind", "where does it come from", "which line".
   /(?:怎么|如何|怎样|怎么样)(?:看待|看|理解|解释|说|讲|评价|论述)|有(?:什么|何)(?:看法|说法|论述|提醒|启发|启示|讲究)|(?:什么|何种)?(?:看法|说法)|提醒|启示|认为|出自哪里|出自哪|出自|出处|(?:是)?什么意思|意思是|(?:哪|那|这)(?:一)?(?:几)?句话?|(?:哪|那|这)一?章/g,

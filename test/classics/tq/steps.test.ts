@@ -446,3 +446,16 @@ describe('Intent and Evidence: set 10 tuning', () => {
     expect(cited('Is there a hexagram in the Yijing about withdrawing at the right time?').some((l) => l.startsWith('Yijing 33 ('))).toBe(true);
   });
 });
+
+describe('Intent and Evidence: set 11 tuning', () => {
+  const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('leaves 这四个字 out of what a quoted line must carry', () => {
+    expect(intentOf('“惩忿窒欲”这四个字出自周易哪一卦？').content).not.toMatch(/个字/);
+    expect(cited('“惩忿窒欲”这四个字出自周易哪一卦？').some((l) => l.startsWith('Yijing 41 ('))).toBe(true);
+  });
+
+  it('bridges answering each student differently to 闻斯行诸', () => {
+    expect(cited('我是刚入职的老师，发现同一个问题对不同学生好像要有不同的答法。论语里孔子有没有这样因人而异回答的例子？')).toContain('Analects 11.22');
+  });
+});
