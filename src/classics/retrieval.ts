@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { TextIndex, type TextIndexOptions } from '../platform/text-index.js';
 import type { Knowledge } from './packs.js';
 import type { Concept, Passage, Situation, Tradition } from './model.js';
-import { cjkGrams, englishTerms, type Lexicon, MODERN_WORDS, normalize, questionTerms, STOP, terms } from './text.js';
+import { cjkGrams, englishTerms, type Lexicon, MODERN_WORDS, normalize, pinyinSyllables, questionTerms, STOP, terms } from './text.js';
 
 export interface RetrievalScope {
   /** Pack ids to search; undefined means every pack. */
@@ -228,6 +228,9 @@ export class Retrieval {
         // An English alias that is an everyday word ("will", "way") is not a mention of the concept.
         if (cjk || (alias.length >= 3 && !STOP.has(alias))) aliasIndex(this.aliasIndex, alias, concept.id, PROPER_NAME.test(name.trim()) ? name.trim() : undefined);
       }
+      // Pinyin is written with the syllables apart as often as joined (kang long you hui, kanglong you hui).
+      const syllables = pinyinSyllables(normalize(concept.pinyin_plain ?? '').replace(/\s+/g, ''), Array.from(normalize(concept.zh).replace(/[^\p{Script=Han}]/gu, '')).length);
+      if (syllables && syllables.length >= 2) aliasIndex(this.aliasIndex, syllables.join(' '), concept.id);
       for (const locator of concept.key_locators) {
         const passage = k.passageByLocator.get(locator);
         if (passage) this.link(passage.id, concept.id);

@@ -83,6 +83,16 @@ export const PINYIN = new RegExp(`^${SYLLABLE}$`);
 /** A word of one to four toneless pinyin syllables written together (junzi, wuwei, zhiliangzhi). */
 export const PINYIN_WORD = new RegExp(`^(?:${SYLLABLE}){1,4}$`);
 
+/**
+ * Toneless pinyin written together (kanglongyouhui) cut into `count` syllables (kang long you hui),
+ * one per character of the word it spells; undefined when it cannot be cut that way.
+ */
+export function pinyinSyllables(plain: string, count: number): string[] | undefined {
+  if (count < 1 || count > 8 || !/^[a-z]+$/.test(plain)) return undefined;
+  const m = new RegExp(`^${`(${SYLLABLE})`.repeat(count)}$`).exec(plain);
+  return m ? m.slice(1) : undefined;
+}
+
 export const isCjk = (text: string) => CJK.test(text);
 
 /** Character unigrams and bigrams of every run of Han characters (see PITFALLS: no word segmentation). */
@@ -176,7 +186,9 @@ const MODERN_FUNCTION_WORDS = new Set(
   (
     '真正 往往 总是 已经 因为 所以 但是 可是 如果 虽然 还是 就是 只是 其实 到底 究竟 一直 特别 有点 一点 感觉 觉得 最近 突然 当年 当时 比较 时候 一下 一些 这样 那样 这种 那种 然后 而且 并且 或者 甚至 不过 一定 好像 事情 东西 ' +
     // Measure phrases: 一笔钱 is a question about 钱.
-    '一笔 一次 一件 一份 一场 一段 这件 那件 每次 每回'
+    '一笔 一次 一件 一份 一场 一段 这件 那件 每次 每回 ' +
+    // How a question reports what it has heard (老是, 专门讲过这事): nothing it asks about.
+    '老是 专门 这事 讲过 说过 提过 谈过'
   ).split(' '),
 );
 
@@ -213,6 +225,7 @@ export const MODERN_WORDS: readonly string[] = (
   '怎样 为何 哪个 哪一 这句 那句 这段 一句 几句 说法 看法 想法 做法 态度 观点 思想 道理 意思 时候 地方 方面 部分 ' +
   '应当 不能 不会 不要 不用 可以 还有 只有 已经 正在 曾经 刚刚 开始 结束 继续 完成 出现 发生 变成 成为 属于 包括 ' +
   '比如 例如 总之 而是 不是 就要 要是 有人 没人 每个 每天 整天 一天 一生 一辈子 年纪 岁数 小时 今天 昨天 明天 ' +
+  '自己 多少 每年 每月 每周 ' +
   // Everyday words around a word the classics share (乱 in 心里乱, 格 in 竹子格了七天).
   '结果 心里 家里 在家 回家 出门 上网 网上 手上 身上 脑子 住院 看病 生病 病人 毛病 上学 读书 ' +
   '本来 原来 出来 起来 回来 下来 往来 看来 以来 来源 来自'

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openLibrary, type Library } from '../../src/classics/library.js';
 import { Retrieval } from '../../src/classics/retrieval.js';
 import { QuestionMatcher, QuoteMatcher } from '../../src/classics/tq/evidence.js';
-import { cjkGrams, englishTerms, normalize, questionTerms, terms } from '../../src/classics/text.js';
+import { cjkGrams, englishTerms, normalize, pinyinSyllables, questionTerms, terms } from '../../src/classics/text.js';
 
 let lib: Library;
 beforeAll(() => {
@@ -236,6 +236,25 @@ describe('set 4 tuning: words', () => {
     const labels = (q: string) => lib.retrieval.queryUnits(questionTerms(q, lib.retrieval.lexicon)).map((u) => u.label);
     expect(labels('the mountain pass')).not.toContain('syn:died');
     expect(labels('my father passed away')).toContain('syn:died');
+  });
+});
+
+describe('set 12 tuning: words', () => {
+  it('cuts joined pinyin into one syllable per character', () => {
+    expect(pinyinSyllables('kanglongyouhui', 4)).toEqual(['kang', 'long', 'you', 'hui']);
+    expect(pinyinSyllables('xian', 2)).toEqual(['xi', 'an']);
+    expect(pinyinSyllables('xian', 1)).toEqual(['xian']);
+    expect(pinyinSyllables('hello', 3)).toBeUndefined();
+  });
+
+  it('names a concept by its pinyin written syllable by syllable', () => {
+    expect(lib.retrieval.detectConcepts('what does "kang long you hui" mean in the I Ching?').map((c) => c.zh)).toContain('亢龙有悔');
+  });
+
+  it('takes no term from the words a question uses to report what it heard', () => {
+    const words = questionTerms('听说王阳明专门讲过怕鬼这事', lib.retrieval.lexicon);
+    expect(words).toContain('怕鬼');
+    for (const w of ['专门', '讲过', '这事']) expect(words).not.toContain(w);
   });
 });
 

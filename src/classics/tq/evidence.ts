@@ -163,6 +163,10 @@ export function quotesOf(content: string, concepts: Concept[] = []): string[] {
     if (names.has(quote.replace(/\s+/g, ' '))) continue;
     const han = (quote.match(/\p{Script=Han}/gu) ?? []).length;
     const words = quote.match(/[a-z]+/g) ?? [];
+    // English renderings of a line differ from translator to translator ("heaven moves with vigor"):
+    // one that carries a concept's English name of three words or more, itself a rendering of the
+    // line, is matched through the concept (a two-word name, "noble person", is in many lines).
+    if (han === 0 && [...names].some((name) => name.split(' ').length >= 3 && !/\p{Script=Han}/u.test(name) && ` ${quote.replace(/[^a-z0-9']+/g, ' ')} `.includes(` ${name} `))) continue;
     // A line given in pinyin only (junzi bu qi) is matched through the concept it names, if any.
     if (han === 0 && words.every((w) => PINYIN_WORD.test(w))) continue;
     if (han >= 3 || (han === 0 && englishTerms(quote).length >= 3)) out.push(quote);
@@ -298,14 +302,18 @@ export function namesColour(text: string, en?: string): boolean {
   return COLOUR_WORDS.test(text) || COLOUR_WORDS.test((en ?? '').toLowerCase());
 }
 
+/** Two or more words in a row that are each toneless pinyin (si huan er yu fang zhi). */
+const PINYIN_RUN = new RegExp(`\\b${PINYIN_WORD.source.slice(1, -1)}(?:[ ,]+${PINYIN_WORD.source.slice(1, -1)})+\\b`, 'g');
+
 /** Classical particles: a quote that has 矣 for 也 or 以 for 矣 misremembers the line, it does not alter it. */
 const PARTICLE_SWAPS = new Set(Array.from('之乎者也矣焉哉而其以于兮夫与欤耶邪'));
 
 /**
- * Characters that popular quotation writes for the received text's (福之所依 for 福之所倚): each
+ * Characters that popular quotation writes for the received text's (福之所依 for 福之所倚, 疏而不漏
+ * for 疏而不失): each
  * group read as its first character, so a quote in the popular form is the line, not a change of it.
  */
-const QUOTED_VARIANTS: readonly string[] = ['倚依'];
+const QUOTED_VARIANTS: readonly string[] = ['倚依', '失漏'];
 const VARIANT_OF = new Map(QUOTED_VARIANTS.flatMap((group) => Array.from(group).map((c) => [c, group[0]!] as const)));
 export const asReceived = (text: string) => Array.from(text, (c) => VARIANT_OF.get(c) ?? c).join('');
 
@@ -434,7 +442,6 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const inScope = (p: Passage) =>
     (!scope.packIds || scope.packIds.includes(p.packId)) && (!scope.traditions || scope.traditions.includes(p.tradition as Tradition));
   const chosen = new Map<string, Evidence>();
-  for (const p of intent.references) if (inScope(p)) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
 
   // The Han names of the concepts the question names are part of what it asks about.
   // A concept named in another script (wu wei, wúwéi) is matched by its Han name, not by its
@@ -442,6 +449,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const withoutRomanisation = (text: string) => {
     let out = text;
     for (const c of intent.concepts) for (const alias of [c.pinyin_plain, c.pinyin, ...c.aliases]) if (alias && !/\p{Script=Han}/u.test(alias)) out = out.split(normalize(alias)).join(' ');
+    // A Chinese question that gives a line in pinyin beside its characters (si huan er yu fang zhi
+    // （思患而豫防之）) asks about the characters: the romanisation is no English of its own.
+    if (intent.lang === 'zh') out = normalize(out).replace(PINYIN_RUN, ' ');
     return out;
   };
   const names = intent.concepts.map((c) => c.zh).join(' ');
@@ -464,12 +474,19 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const quotes = intent.kind === 'comparative' ? [] : quotesOf(intent.question ?? intent.content, intent.concepts).map((q) => new QuoteMatcher(q, retrieval));
   const genuine = quotes.filter((q) => !q.alteredIn(hits.map((h) => h.passage.id)));
   // A question that asks how many of something is answered only by a passage that counts it.
-  const counted = countedOf(intent.question ?? intent.content);
+  // A situation may count things in its story (算自己捐了多少): only its asking sentence can ask a count.
+  const countText = intent.question ?? intent.content;
+  const counted = countedOf(intent.kind === 'situational' ? (askingSentence(countText) ?? countText) : countText);
   const count = counted === undefined ? undefined : new CountMatcher(counted, retrieval);
   // A question that asks what colour something is is answered only by a passage that names a colour.
   const colour = asksColour(intent.question ?? intent.content);
   const quoted = (p: Passage) =>
     (!quotes.length || genuine.some((q) => q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en));
+  // A passage the question points to is evidence, unless the question quotes a classical line
+  // that neither it nor any other passage has (坤卦里“积善之家…”是哪一爻: the line is from a
+  // commentary these texts do not hold). English renderings differ by translator and do not count.
+  const nowhere = genuine.filter((q) => q.floor === QUOTE_FLOOR && !hits.some((h) => q.carries(h.passage.id)));
+  for (const p of intent.references) if (inScope(p) && nowhere.every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its
   // everyday sense; when much of the question is in words no classic has (I feel empty after my

@@ -189,9 +189,15 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   const first = evidence[0]!.passage.id;
   const carriers = (c: (typeof significant)[number]) =>
     new Set(c.positions.flatMap((p) => p.claim_ids.filter((id) => ids.has(id)).flatMap((id) => (k.claimById.get(id)?.evidence ?? []).map((e) => e.passage_id))));
+  // A situation that names none of a dispute's concepts (parents who will not listen; calm in
+  // meditation, lost at work) does not ask about the dispute either, wherever its sides come
+  // from: the dispute over 格物 is no answer to "should I keep advising them?".
+  const askedConcepts = new Set(intent.concepts.map((c) => c.id));
+  const touches = (c: (typeof significant)[number]) =>
+    c.positions.some((p) => p.claim_ids.some((id) => (k.claimById.get(id)?.concept_ids ?? []).some((cid) => askedConcepts.has(cid))));
   const aside = contested.filter((c) => {
     const passages = carriers(c);
-    return passages.size === 1 && !passages.has(first);
+    return (passages.size === 1 && !passages.has(first)) || (intent.kind === 'situational' && !touches(c));
   });
   if (aside.length) {
     const asideClaims = new Set(aside.flatMap((c) => c.positions.flatMap((p) => p.claim_ids)));

@@ -136,6 +136,18 @@ describe('Evidence', () => {
     expect(quotesOf('What does "hou de zai wu" mean?')).toEqual([]);
   });
 
+  it('matches an English rendering of a line through the concept it names, since translations differ', () => {
+    const q = '"As heaven moves with vigor, the noble person strives ceaselessly" - which hexagram is that from?';
+    expect(quotesOf(q, lib.retrieval.detectConcepts(q))).toEqual([]);
+    // Without such a name the rendering is a quote to be found like any other.
+    expect(quotesOf('"the noble person eats and drinks at ease" - which hexagram?', lib.retrieval.detectConcepts('the noble person eats and drinks at ease'))).toEqual([
+      'the noble person eats and drinks at ease',
+    ]);
+    const { answer } = trustedQuery({ query: q, knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, 'q');
+    expect(answer.abstention).toBeNull();
+    expect(answer.citations[0]!.locator).toBe('Yijing 1 (Qian) Image');
+  });
+
   it('finds a quote in single quotation marks, and takes no apostrophe for one', () => {
     expect(quotesOf("Is Laozi's saying 'the soft overcomes the hard' in the Daodejing?")).toEqual(['the soft overcomes the hard']);
     expect(quotesOf("Confucius said 'Choose a job you love, and you'll never work a day.' Where?")).toEqual(["choose a job you love, and you'll never work a day."]);
@@ -457,5 +469,37 @@ describe('Intent and Evidence: set 11 tuning', () => {
 
   it('bridges answering each student differently to 闻斯行诸', () => {
     expect(cited('我是刚入职的老师，发现同一个问题对不同学生好像要有不同的答法。论语里孔子有没有这样因人而异回答的例子？')).toContain('Analects 11.22');
+  });
+});
+
+describe('Intent, Evidence and Conflict: set 13 tuning', () => {
+  const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+  const answer = (query: string) => trustedQuery({ query, knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, 'q').answer;
+
+  it('takes the popular 疏而不漏 for the received 疏而不失', () => {
+    expect(altered('疏而不漏', '天网恢恢疏而不失')).toBe(false);
+    expect(cited('老子是不是说过“天网恢恢，疏而不漏”？在第几章？')).toContain('Daodejing 73');
+  });
+
+  it('reads the characters, not the pinyin, of a line a Chinese question gives both ways', () => {
+    expect(cited('si huan er yu fang zhi（思患而豫防之）这句是易经哪一卦的象辞？').some((l) => l.startsWith('Yijing 63 ('))).toBe(true);
+  });
+
+  it('does not answer from a named hexagram a line that no passage has, but keeps a named passage for an English rendering', () => {
+    expect(answer('坤卦里“积善之家，必有余庆；积不善之家，必有余殃”是哪一爻的爻辞？').abstention?.reason).toBe('NO_EVIDENCE');
+    expect(cited("Tao Te Ching ch. 1 begins 'The Tao that can be spoken is not the constant Tao.' What comes after that about names?")).toContain('Daodejing 1');
+  });
+
+  it('hears a count in a story as part of the story, not as the question', () => {
+    expect(countedOf('金刚经对这种心态怎么说？')).toBeUndefined();
+    expect(cited('我每年都捐款，心里总忍不住算自己捐了多少、能积多少福报。金刚经对这种心态怎么说？').some((l) => l.startsWith('Diamond Sutra'))).toBe(true);
+  });
+
+  it('does not abstain on a personal situation over a dispute it never mentions', () => {
+    const a = answer('爸妈做了个我觉得不对的决定，我劝了几次他们都不听，还该不该继续劝？');
+    expect(a.abstention).toBeNull();
+    expect(a.citations.map((c) => c.locator)).toContain('Analects 4.18');
+    // A question about the disputed concept itself still meets the dispute.
+    expect(answer('朱熹和王阳明对格物的理解有什么不同？').has_conflict).toBe(true);
   });
 });
