@@ -480,6 +480,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const count = counted === undefined ? undefined : new CountMatcher(counted, retrieval);
   // A question that asks what colour something is is answered only by a passage that names a colour.
   const colour = asksColour(intent.question ?? intent.content);
+  const classical = genuine.filter((q) => q.floor === QUOTE_FLOOR);
   const quoted = (p: Passage) =>
     (!quotes.length || genuine.some((q) => q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en));
   // A passage the question points to is evidence, unless the question quotes a classical line
@@ -509,6 +510,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
       linkedCoverage = Math.max(linkedCoverage, coverage);
       if (coverage >= Math.max(floor, question.unknownShare) && matched >= Math.min(2, question.specificCount)) best = Math.max(best, coverage);
     }
+    // A classical line the question quotes, found in the passage, is what the question asks about,
+    // however many words it spends on asking (有句话叫“后生可畏”，后面好像还接了一句…原文到底怎么说的).
+    if (!best && classical.some((q) => q.carries(hit.passage.id))) best = floor;
     const conceptLinked = hit.conceptIds.some((id) => conceptIds.has(id) && linkedCoverage >= floorOf(id));
     if (conceptLinked && linkedCoverage > 0) {
       // A named concept's own key passage says most about it; any passage linked to it counts.

@@ -503,3 +503,13 @@ describe('Intent, Evidence and Conflict: set 13 tuning', () => {
     expect(answer('朱熹和王阳明对格物的理解有什么不同？').has_conflict).toBe(true);
   });
 });
+
+describe('Evidence: set 14 tuning', () => {
+  const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('takes the passage that has a quoted classical line, however long the question around it', () => {
+    expect(cited('有句话叫“后生可畏”，后面好像还接了一句什么四十五十岁的，记不太清了，原文到底怎么说的？出自哪')).toContain('Analects 9.23');
+    // A line no passage has is still no evidence.
+    expect(cited('有句话叫“后生可爱”，后面好像还接了一句什么四十五十岁的，记不太清了，原文到底怎么说的？出自哪')).toEqual([]);
+  });
+});
