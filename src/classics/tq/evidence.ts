@@ -310,8 +310,8 @@ const PARTICLE_SWAPS = new Set(Array.from('之乎者也矣焉哉而其以于兮�
 
 /**
  * Characters that popular quotation writes for the received text's (福之所依 for 福之所倚, 疏而不漏
- * for 疏而不失): each
- * group read as its first character, so a quote in the popular form is the line, not a change of it.
+ * for 疏而不失): each group read as its first character, so a quote in the popular form is the
+ * line, not a change of it.
  */
 const QUOTED_VARIANTS: readonly string[] = ['倚依', '失漏'];
 const VARIANT_OF = new Map(QUOTED_VARIANTS.flatMap((group) => Array.from(group).map((c) => [c, group[0]!] as const)));
@@ -480,13 +480,15 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const count = counted === undefined ? undefined : new CountMatcher(counted, retrieval);
   // A question that asks what colour something is is answered only by a passage that names a colour.
   const colour = asksColour(intent.question ?? intent.content);
+  // The quoted classical lines (Han, not modern wording): editions differ in punctuation but not
+  // in words, unlike English renderings, which differ from translator to translator.
   const classical = genuine.filter((q) => q.floor === QUOTE_FLOOR);
   const quoted = (p: Passage) =>
     (!quotes.length || genuine.some((q) => q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en));
   // A passage the question points to is evidence, unless the question quotes a classical line
   // that neither it nor any other passage has (坤卦里“积善之家…”是哪一爻: the line is from a
-  // commentary these texts do not hold). English renderings differ by translator and do not count.
-  const nowhere = genuine.filter((q) => q.floor === QUOTE_FLOOR && !hits.some((h) => q.carries(h.passage.id)));
+  // commentary these texts do not hold).
+  const nowhere = classical.filter((q) => !hits.some((h) => q.carries(h.passage.id)));
   for (const p of intent.references) if (inScope(p) && nowhere.every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its

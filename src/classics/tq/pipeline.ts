@@ -189,15 +189,9 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   const first = evidence[0]!.passage.id;
   const carriers = (c: (typeof significant)[number]) =>
     new Set(c.positions.flatMap((p) => p.claim_ids.filter((id) => ids.has(id)).flatMap((id) => (k.claimById.get(id)?.evidence ?? []).map((e) => e.passage_id))));
-  // A situation that names none of a dispute's concepts (parents who will not listen; calm in
-  // meditation, lost at work) does not ask about the dispute either, wherever its sides come
-  // from: the dispute over 格物 is no answer to "should I keep advising them?".
-  const askedConcepts = new Set(intent.concepts.map((c) => c.id));
-  const touches = (c: (typeof significant)[number]) =>
-    c.positions.some((p) => p.claim_ids.some((id) => (k.claimById.get(id)?.concept_ids ?? []).some((cid) => askedConcepts.has(cid))));
   const aside = contested.filter((c) => {
     const passages = carriers(c);
-    return (passages.size === 1 && !passages.has(first)) || (intent.kind === 'situational' && !touches(c));
+    return passages.size === 1 && !passages.has(first);
   });
   if (aside.length) {
     const asideClaims = new Set(aside.flatMap((c) => c.positions.flatMap((p) => p.claim_ids)));
@@ -206,6 +200,22 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
       kept_ = rest;
       noted.push(...aside);
       contested = contested.filter((c) => !aside.includes(c));
+    }
+  }
+  // A situation that names none of a dispute's concepts (parents who will not listen) does not
+  // ask about it, wherever its sides come from: the passages that carry it are left out whole,
+  // since their other claims are about it too, and it is not noted. The dispute over 格物 is no
+  // answer to "should I keep advising them?".
+  const askedConcepts = new Set(intent.concepts.map((c) => c.id));
+  const touches = (c: (typeof significant)[number]) =>
+    c.positions.some((p) => p.claim_ids.some((id) => (k.claimById.get(id)?.concept_ids ?? []).some((cid) => askedConcepts.has(cid))));
+  const unasked = intent.kind === 'situational' ? contested.filter((c) => !touches(c)) : [];
+  if (unasked.length) {
+    const away = new Set(unasked.flatMap((c) => [...carriers(c)]));
+    const rest = kept_.filter((c) => !c.evidence.some((e) => away.has(e.passage_id)));
+    if (rest.length) {
+      kept_ = rest;
+      contested = contested.filter((c) => !unasked.includes(c));
     }
   }
   if (contested.length && named.size === 1) {

@@ -495,10 +495,13 @@ describe('Intent, Evidence and Conflict: set 13 tuning', () => {
     expect(cited('我每年都捐款，心里总忍不住算自己捐了多少、能积多少福报。金刚经对这种心态怎么说？').some((l) => l.startsWith('Diamond Sutra'))).toBe(true);
   });
 
-  it('does not abstain on a personal situation over a dispute it never mentions', () => {
+  it('answers a personal situation without the passages of a dispute it never mentions', () => {
     const a = answer('爸妈做了个我觉得不对的决定，我劝了几次他们都不听，还该不该继续劝？');
     expect(a.abstention).toBeNull();
     expect(a.citations.map((c) => c.locator)).toContain('Analects 4.18');
+    // The 格物 dispute came in with a retrieved passage; it is neither cited nor noted.
+    expect(a.citations.map((c) => c.locator)).not.toContain('Chuanxilu 135');
+    expect(a.answer).not.toMatch(/格物/);
     // A question about the disputed concept itself still meets the dispute.
     expect(answer('朱熹和王阳明对格物的理解有什么不同？').has_conflict).toBe(true);
   });
