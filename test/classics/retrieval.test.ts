@@ -258,6 +258,14 @@ describe('set 12 tuning: words', () => {
   });
 });
 
+describe('set 15 tuning: words', () => {
+  it('does not read "the current Secretary-General" as a river', () => {
+    const labels = (q: string) => lib.retrieval.queryUnits(questionTerms(q, lib.retrieval.lexicon)).map((u) => u.label);
+    expect(labels('Who is the current Secretary-General of the United Nations?')).not.toContain('syn:river');
+    expect(labels('Confucius stood by the river watching it flow')).toContain('syn:river');
+  });
+});
+
 describe('matching by postings', () => {
   // Every eval question, and for each the passages retrieval ranks highest: what a question
   // matcher reads from the term postings must be what it reads from the passage's own terms.
