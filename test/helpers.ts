@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { packChecksum } from '../src/classics/packs.js';
 import { loadConfig, type Config } from '../src/config.js';
@@ -15,8 +15,9 @@ export const TOKENS = {
 
 export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** A fresh directory under the run's root, which the global setup removes when the suite ends (a compiled atlas alone is ~12 MB). */
 export function tempDir(prefix = 'svc-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return mkdtempSync(join(inject('tempRoot'), prefix));
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
