@@ -68,8 +68,17 @@ export const HexagramFile = z.array(
     extra_line: z.object({ label: z.enum(['用九', '用六']), text: cjkText }).optional(),
     tuan: cjkText,
     image: cjkText,
-    en: z.object({ judgment: z.string().min(1), image: z.string().min(1) }),
-  }),
+    en: z.object({
+      judgment: z.string().min(1),
+      image: z.string().min(1),
+      /** The six line statements, bottom to top, without the position label (初九, Nine at the beginning): the locator has it. */
+      lines: z.array(z.string().min(1)).length(6),
+      /** 用九 or 用六, for the two hexagrams that have it. */
+      extra: z.string().min(1).optional(),
+      tuan: z.string().min(1),
+    }),
+  })
+    .refine((h) => Boolean(h.extra_line) === Boolean(h.en.extra), { message: 'en.extra renders extra_line, and is there exactly when it is' }),
 );
 
 export const ClaimFile = z.array(

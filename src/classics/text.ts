@@ -109,7 +109,7 @@ export function cjkGrams(normalized: string): string[] {
 }
 
 /**
- * Names of modern things made of everyday English words ("social media", "stock market"): each
+ * Names of modern (or later) things made of everyday English words ("social media", "stock market"): each
  * is read as one word, which no classic has. Read apart, "social" and "market" would let a
  * passage on social duty or on the marketplace answer a question about something it never knew.
  * A final word may take a plural s.
@@ -121,6 +121,8 @@ export const MODERN_COMPOUNDS: readonly string[] = [
   'stock market', 'stock price', 'share price', 'credit card', 'debit card', 'interest rate', 'exchange rate', 'real estate',
   'student loan', 'tax return', 'health insurance', 'life insurance', 'fast food', 'junk food',
   'climate change', 'global warming', 'nuclear power', 'nuclear weapon', 'solar panel', 'black hole',
+  // Later history, which the classics could not know: the First Emperor burning the books.
+  'first emperor', 'qin shi huang', 'qin shihuang', 'book burning', 'burning of the books', 'burning the books',
 ];
 const COMPOUND = new RegExp(
   `\\b(?:${MODERN_COMPOUNDS.map((c) => c.split(' ').join('[\\s-]+')).join('|')})s?\\b`,
@@ -188,7 +190,9 @@ const MODERN_FUNCTION_WORDS = new Set(
     // Measure phrases: 一笔钱 is a question about 钱.
     '一笔 一次 一件 一份 一场 一段 这件 那件 每次 每回 ' +
     // How a question reports what it has heard (老是, 专门讲过这事): nothing it asks about.
-    '老是 专门 这事 讲过 说过 提过 谈过'
+    '老是 专门 这事 讲过 说过 提过 谈过 ' +
+    // What a question points its words at (针对急于求成的提醒, 有关的说法): nothing it asks about.
+    '针对 有关 相关'
   ).split(' '),
 );
 

@@ -28,6 +28,7 @@ export function hexagramPassages(h: Hexagram, sources: { text: string; commentar
       locator: `${base} line ${line.position}`,
       sourceId: sources.text,
       text: line.text,
+      en: h.en.lines[line.position - 1],
       part: 'line' as const,
     })),
   ];
@@ -38,11 +39,12 @@ export function hexagramPassages(h: Hexagram, sources: { text: string; commentar
       locator: `${base} ${h.extra_line.label === '用九' ? 'use nines' : 'use sixes'}`,
       sourceId: sources.text,
       text: h.extra_line.text,
+      en: h.en.extra,
       part: 'line',
     });
   }
   passages.push(
-    { ...common, id: id('tuan'), locator: `${base} Tuan`, sourceId: sources.commentary, text: h.tuan, part: 'tuan' },
+    { ...common, id: id('tuan'), locator: `${base} Tuan`, sourceId: sources.commentary, text: h.tuan, en: h.en.tuan, part: 'tuan' },
     { ...common, id: id('image'), locator: `${base} Image`, sourceId: sources.commentary, text: h.image, en: h.en.image, part: 'image' },
   );
   return passages;

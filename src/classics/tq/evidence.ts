@@ -302,6 +302,28 @@ export function namesColour(text: string, en?: string): boolean {
   return COLOUR_WORDS.test(text) || COLOUR_WORDS.test((en ?? '').toLowerCase());
 }
 
+/**
+ * Works beside the classics that questions quote from and these packs do not hold: the Yijing's
+ * appended commentaries (the Xici and the other wings beyond the Tuan and Xiang) and other sutras.
+ */
+const OUTSIDE_WORKS = /系辞|繫辭|大传|文言传?|说卦|序卦|杂卦|十翼|心经|心經|法华经|坛经|楞严经|\bxici\b|\bxi ci\b|great (?:commentary|treatise)|\bten wings\b|appended (?:statements|judg(?:e)?ments|remarks)|\bwenyan\b|\bheart sutra\b|\blotus sutra\b|\bplatform sutra\b|\bsurangama\b/iu;
+
+/** Whether a question names one of the works beside the classics that these packs do not hold. */
+export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.test(question);
+
+/** Whether a question asks someone's age ("at what age did Laozi die", 孔子活了多少岁). */
+export function asksAge(question: string): boolean {
+  return /\bat what age\b|\bhow old (?:was|were|is|did|had)\b|\bwhat age (?:was|were|did|had)\b|\bage (?:at|of) (?:his|her|their) death\b|\bhow long did [a-z ]{1,30} live\b|多大(?:年纪|岁数)?(?:时|的时候)?(?:去世|死|过世|逝世|离世)|(?:享年|终年|活了|活到|寿命)(?:多少|几|多大)|几岁|多少岁|多大岁数|多大年纪/u.test(question);
+}
+
+const NUMBER_EN = 'fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|\\d+';
+const AGE_WORDS = new RegExp(`(?<![百千万])[十二三四五六七八九]+(?![百千万])(?:有[一二三四五六七八九])?(?:岁|而|以)|年[十二三四五六七八九]+|\\b(?:at|age of|aged|reached|turned) (?:${NUMBER_EN})\\b|\\b(?:${NUMBER_EN}) years? (?:old|of age)\\b`, 'u');
+
+/** Whether a passage (its text or its English rendering) states an age (三十而立, at fifty). */
+export function statesAge(text: string, en?: string): boolean {
+  return AGE_WORDS.test(text) || AGE_WORDS.test((en ?? '').toLowerCase());
+}
+
 /** Two or more words in a row that are each toneless pinyin (si huan er yu fang zhi). */
 const PINYIN_RUN = new RegExp(`\\b${PINYIN_WORD.source.slice(1, -1)}(?:[ ,]+${PINYIN_WORD.source.slice(1, -1)})+\\b`, 'g');
 
@@ -412,6 +434,9 @@ function namedByWord(concept: Concept, content: string): boolean {
   });
 }
 
+/** The classics called by what they are, not by name: these books, the sages, 古人, 经里. */
+const THE_CLASSICS = /\b(?:the|these|those|your) (?:classics|books|texts|scriptures|sages|ancients|old masters)\b|\bancient (?:sages|masters|texts|wisdom)\b|古人|先贤|圣贤|圣人|经典|古书|经书|(?:^|[\s,，。？！?!;；、])(?:经|书)(?:里|中)/u;
+
 /** Words by which a sentence points back at what came before it (it, this, 这种, 此事). */
 export const REFERS_BACK = /\b(?:it|this|that|these|those|them|such)\b|这|那|此/u;
 
@@ -461,7 +486,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // cannot stand for the question without it; nor can one that does not ask the classics
   // ("How do I fix it?"; "I want to learn the guitar. What's a good beginner model?").
   const asked = intent.question === undefined ? undefined : askingSentence(intent.question);
-  const asksClassics = asked === undefined || namesClassic(asked) || retrieval.detectConcepts(asked).length > 0;
+  const asksByName = asked === undefined || namesClassic(asked) || retrieval.detectConcepts(asked).length > 0;
+  // "Is there anything in these books about ..." asks the classics too, but names nothing to anchor it.
+  const asksClassics = asksByName || THE_CLASSICS.test(asked);
   const askingMatcher = asking && asksClassics ? QuestionMatcher.of(`${withoutRomanisation(asking)} ${names}`, retrieval) : undefined;
   const standsAlone = askingMatcher && (!REFERS_BACK.test(asking!) || askingMatcher.liveCount >= 2);
   const matchers = [whole, ...(askingMatcher && standsAlone ? [askingMatcher] : [])];
@@ -480,11 +507,17 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const count = counted === undefined ? undefined : new CountMatcher(counted, retrieval);
   // A question that asks what colour something is is answered only by a passage that names a colour.
   const colour = asksColour(intent.question ?? intent.content);
+  // One that asks someone's age (at what age did Laozi die) only by a passage that states an age.
+  const age = asksAge(intent.question ?? intent.content);
   // The quoted classical lines (Han, not modern wording): editions differ in punctuation but not
   // in words, unlike English renderings, which differ from translator to translator.
   const classical = genuine.filter((q) => q.floor === QUOTE_FLOOR);
+  // A line the question says comes from a work these packs do not hold (the Xici's "one yin and
+  // one yang is called the Dao") is evidenced only by a passage that has the line itself: an
+  // English rendering that merely shares its words (yin, yang, Dao) is not that line.
+  const outside = namesOutsideWork(intent.question ?? intent.content);
   const quoted = (p: Passage) =>
-    (!quotes.length || genuine.some((q) => q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en));
+    (!quotes.length || genuine.some((q) => (!outside || q.floor === QUOTE_FLOOR) && q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en)) && (!age || statesAge(retrieval.textOf(p.id), p.en));
   // A passage the question points to is evidence, unless the question quotes a classical line
   // that neither it nor any other passage has (坤卦里“积善之家…”是哪一爻: the line is from a
   // commentary these texts do not hold).
@@ -502,15 +535,19 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const single = new Set(intent.concepts.filter((c) => !weak.has(c.id) && !namedByWord(c, content)).map((c) => c.id));
   const floorOf = (id: string) => (weak.has(id) ? weakFloor : single.has(id) ? whole.unknownShare : 0);
   const keyPassages = new Set(intent.concepts.flatMap((c) => c.key_locators.map((l) => k.passageByLocator.get(l)?.id)));
-  const candidates: (Evidence & { coverage: number })[] = [];
+  const candidates: (Evidence & { coverage: number; askingOnly?: boolean })[] = [];
   for (const hit of hits) {
     if (chosen.has(hit.passage.id) || !inScope(hit.passage) || !quoted(hit.passage)) continue;
     let best = 0;
     let linkedCoverage = 0;
+    let byWhole = false;
     for (const question of matchers) {
       const { coverage, matched } = question.match(hit.passage.id);
       linkedCoverage = Math.max(linkedCoverage, coverage);
-      if (coverage >= Math.max(floor, question.unknownShare) && matched >= Math.min(2, question.specificCount)) best = Math.max(best, coverage);
+      if (coverage >= Math.max(floor, question.unknownShare) && matched >= Math.min(2, question.specificCount)) {
+        best = Math.max(best, coverage);
+        if (question === whole) byWhole = true;
+      }
     }
     // A classical line the question quotes, found in the passage, is what the question asks about,
     // however many words it spends on asking (有句话叫“后生可畏”，后面好像还接了一句…原文到底怎么说的).
@@ -521,7 +558,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
       const least = keyPassages.has(hit.passage.id) ? 0.8 : 0.75;
       candidates.push({ passage: hit.passage, basis: 'concept', relevance: least + (1 - least) * linkedCoverage, coverage: linkedCoverage });
     } else if (best > 0) {
-      candidates.push({ passage: hit.passage, basis: 'match', relevance: best, coverage: best });
+      candidates.push({ passage: hit.passage, basis: 'match', relevance: best, coverage: best, askingOnly: !byWhole });
     }
   }
   // A named concept's key passages first, then retrieval's order (the sort is stable): the
@@ -544,19 +581,27 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const fullest = candidates.reduce<(typeof candidates)[number] | undefined>((a, c) => (!a || c.coverage > a.coverage ? c : a), undefined);
   const taken = candidates.slice(0, room);
   if (fullest && room > 0 && !taken.includes(fullest) && taken.every((c) => c.coverage < fullest.coverage)) taken[room - 1] = fullest;
-  for (const { coverage: _, ...c } of taken) chosen.set(c.passage.id, c);
+  // A passage that shares only the few words of an asking sentence that names no classic ("is
+  // there anything in the classics about not being recognized") says less about a life situation
+  // than the passages the situation itself rests on: those come first.
+  const situations =
+    intent.kind === 'situational' ? retrieval.matchSituations(intent.content, 2, contentTerms(intent.content)).filter((m) => m.coverage >= SITUATION_FLOOR && m.matched >= 2) : [];
+  const later = situations.length && !asksByName ? taken.filter((c) => c.askingOnly) : [];
+  for (const t of taken) {
+    if (later.includes(t)) continue;
+    const { coverage: _, askingOnly: __, ...c } = t;
+    chosen.set(c.passage.id, c);
+  }
   // A question that describes a life situation reaches the passages that situation rests on.
-  if (intent.kind === 'situational') {
-    for (const { situation, coverage, matched } of retrieval.matchSituations(intent.content, 2, contentTerms(intent.content))) {
-      if (coverage < SITUATION_FLOOR || matched < 2) continue;
-      for (const view of Object.values(situation.perspectives)) {
-        for (const id of view?.passage_ids ?? []) {
-          const p = k.passageById.get(id);
-          if (p && inScope(p) && quoted(p) && !chosen.has(p.id) && chosen.size < max) chosen.set(p.id, { passage: p, basis: 'situation', relevance: coverage });
-        }
+  for (const { situation, coverage } of situations) {
+    for (const view of Object.values(situation.perspectives)) {
+      for (const id of view?.passage_ids ?? []) {
+        const p = k.passageById.get(id);
+        if (p && inScope(p) && quoted(p) && !chosen.has(p.id) && chosen.size < max) chosen.set(p.id, { passage: p, basis: 'situation', relevance: coverage });
       }
     }
   }
+  for (const { coverage: _, askingOnly: __, ...c } of later) if (!chosen.has(c.passage.id) && chosen.size < max) chosen.set(c.passage.id, c);
   // Concept key passages that retrieval ranked low still count when the concept is named.
   for (const concept of intent.concepts) {
     for (const locator of concept.key_locators) {

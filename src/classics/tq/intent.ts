@@ -38,6 +38,8 @@ const PACK_NAMES: [RegExp, string][] = [
 const FRAME_WORDS = [
   // A classic's name with the word that places something in it (论语里, 金刚经中): 里 alone is no content.
   /(?:道德经|老子|论语|孔子|夫子|易经|周易|金刚经|传习录|王阳明|阳明先生|阳明|经典|经文|佛经)(?:里面|里头|里|当中|中)?|原文|原话|原句|这句话|这段话|这一章|这章|儒家|道家|佛家|心学|佛陀/g,
+  // The classic just named, called by what it is at the start of a sentence: 经里对这种情况有说法吗.
+  /(?<=^|[\s,，。？！?!;；、])(?:这部|这本|这些)?(?:经|书|经书|古书)(?:里面|里头|里|当中|中)/g,
   // Which line comes before or after a quoted one, and where it stands: 后面还有半句, 后两句,
   // 上一句, 这首偈, 哪一分, 是啥来着. The quote is what is asked about.
   /(?:前面|后面|上面|下面|接下来|前|后|上|下)(?:还有|的)?(?:一|两|二|三|四|几|半)?句|(?:这|那)首(?:偈|诗)?|(?:是)?(?:哪|第几)(?:一|个)?(?:分|篇|卦|条|章|段|节)|(?:是)?啥(?:来着)?|来着/g,
@@ -56,13 +58,16 @@ const FRAME_WORDS = [
   // "Words on it" at the end of a question (关于以身作则的话？), "this saying" (这话在哪).
   /(?:这|那)话|的话(?=\s*(?:[?？。!！]|$))/g,
   // Names of the classics and question words; "see" stays in "see through" (a person), an idiom.
-  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|analetcs|anelects|annalects|lun ?yu|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|book|line|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
+  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|analetcs|anelects|annalects|lun ?yu|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|books?|line|hexagrams?|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
   // How the asker recalls or cites it: "I vaguely remember", "there's a moment where", "the saying".
   /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
   // Where a line stands rather than what it says: "which chapter, and what's the context".
   /\b(?:whats|context)\b/g,
-  // How a classic is said to treat its topic: "how do X and Y talk about", "how does it describe".
-  /\b(talk|talks|talked|talking|discuss|discusses|discussed|discussing|describe|describes|described|explain|explains|explained|regard|regards|address|addresses)\b/g,
+  // How the asker means to meet what they ask about: "dealing with not being recognized".
+  /\b(?:deal|deals|dealing|cope|copes|coping|handle|handles|handling) with\b/g,
+  // How a classic is said to treat its topic: "how do X and Y talk about", "how does it describe",
+  // "what does it advise", "which one lays out".
+  /\b(talk|talks|talked|talking|discuss|discusses|discussed|discussing|describe|describes|described|explain|explains|explained|regard|regards|address|addresses|advise|advises|advice|recommend|recommends|counsel|counsels|(?:lay|lays|laid|spell|spells|spelled) out)\b/g,
   // How a comparison is asked: what is compared is the rest.
   /\b(compare|compares|comparing|comparison|contrast|contrasts|contrasting|differ|differs|difference|differences|versus|vs|similar|similarity|similarities|both|agree|agrees|disagree|disagrees)\b/g,
 ];
@@ -144,6 +149,9 @@ function hexagramIndex(k: Knowledge) {
   return byNumber;
 }
 
+/** Quotation marks around a word, in the forms normalize leaves (full-width "..." becomes "..."). */
+const QUOTE_MARKS: readonly [string, string][] = [['“', '”'], ['「', '」'], ['『', '』'], ['"', '"'], ['‘', '’'], ["'", "'"]];
+
 /** Finds locator-style references in a normalised question. */
 export function findReferences(n: string, k: Knowledge): ReferenceHit {
   const locators: string[] = [];
@@ -194,6 +202,8 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
     const pinyin = h.pinyin.toLowerCase();
     if (h.pinyinPattern.test(n) || (namesHexagram && h.englishPattern?.test(n))) numbers.add(number);
     if (aboutYijing && pinyin && n.includes(`(${pinyin})`)) numbers.add(number);
+    // And a hexagram's name in quotation marks is the hexagram: 易经对人处在“困”的时候有什么说法.
+    if (aboutYijing && QUOTE_MARKS.some(([open, close]) => n.includes(`${open}${h.zh}${close}`))) numbers.add(number);
   }
   for (const number of numbers) {
     const h = hexagrams.get(number);

@@ -10,6 +10,8 @@ import { validateCitations, type Citation } from './citations.js';
 import { scopeFor, selectEvidence, type Evidence } from './evidence.js';
 import { ANSWER_MODE, express, trustLabel, type ExpressionMode } from './expression.js';
 import { detectIntent, type Intent } from './intent.js';
+import { pinyinSpelledOut } from '../pinyin-lines.js';
+import { languageOf, normalize } from '../text.js';
 
 export const PROTOCOL = 'KB-TKP-1.0' as const;
 
@@ -110,6 +112,13 @@ const toKnowledgeClaim = (b: BoundClaim, lang: 'zh' | 'en', lib: Library, status
   truth_boundary: b.claim.truth_boundary,
 });
 
+/** The question with its pinyin lines written out, or the question itself when it has none. */
+function spelledOut(query: string, k: Library['knowledge']): string {
+  const n = normalize(query);
+  const spelled = pinyinSpelledOut(n, k);
+  return spelled === n ? query : spelled;
+}
+
 /**
  * The trusted-query pipeline, in the contract's order: Intent, Retrieve, Evidence, Claim,
  * Binding, Trust, Conflict, Filter, Expression, Citation Validate, Answer (Audit is the caller's:
@@ -125,8 +134,11 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   };
   const k = lib.knowledge;
   const requested = resolveScope(input.knowledge_scope, lib);
-  const concepts = time('concepts', () => lib.retrieval.detectConcepts(input.query));
-  const intent = time('intent', () => detectIntent(input.query, k, concepts));
+  // A line typed in pinyin is read as the line it spells (si shi er bu huo -> 四十而不惑); the
+  // Gate reads what the user wrote, and the answer keeps the language they wrote in.
+  const query = time('pinyin', () => spelledOut(input.query, k));
+  const concepts = time('concepts', () => lib.retrieval.detectConcepts(query));
+  const intent = time('intent', () => ({ ...detectIntent(query, k, concepts), lang: languageOf(input.query) }));
   const lang = intent.lang;
   const mode = input.expression_mode;
   const gate = time('gate', () => lib.gate.evaluate(input.query, lang));
@@ -155,7 +167,7 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   if (intent.danglingReference) return abstain('NO_EVIDENCE', ABSTAIN_TEXT.NO_EVIDENCE[lang]);
 
   const scope = scopeFor(intent, requested);
-  const hits = time('retrieve', () => lib.retrieval.search(`${input.query}`, scope, 30));
+  const hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
   const evidence: Evidence[] = time('evidence', () => selectEvidence(intent, hits, k, lib.retrieval, scope));
   trace.evidenceIds = evidence.map((e) => e.passage.id);
   if (!evidence.length) {

@@ -3,7 +3,9 @@ import { openLibrary, type Library } from '../../../src/classics/library.js';
 import type { Claim } from '../../../src/classics/model.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust } from '../../../src/classics/tq/claims.js';
 import { validateCitations } from '../../../src/classics/tq/citations.js';
-import { altered, askingSentence, contentTerms, countedOf, oneLeftOut, QuestionMatcher, quotesOf, selectEvidence } from '../../../src/classics/tq/evidence.js';
+import { altered, askingSentence, asksAge, contentTerms, countedOf, namesOutsideWork, oneLeftOut, QuestionMatcher, quotesOf, selectEvidence, statesAge } from '../../../src/classics/tq/evidence.js';
+import { pinyinSpelledOut } from '../../../src/classics/pinyin-lines.js';
+import { normalize } from '../../../src/classics/text.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
 import { detectIntent, parseNumber, romanisationRemoved } from '../../../src/classics/tq/intent.js';
 import { resolveScope, trustedQuery } from '../../../src/classics/tq/pipeline.js';
@@ -59,6 +61,11 @@ describe('Intent', () => {
     expect(intentOf('道德经里关于太空探索的论述有哪些？').content).not.toMatch(/关于|论述|哪些/);
     expect(intentOf('I vaguely remember a moment where Confucius watches a river').content).not.toMatch(/vaguely|remember|moment/);
     expect(intentOf('How do Laozi and Wang Yangming talk about desire?').content).not.toMatch(/talk/);
+  });
+
+  it("reads a hexagram's name in quotation marks as the hexagram, in a question about the Yijing", () => {
+    expect(intentOf('易经对人处在“困”的时候有什么说法？').references.map((p) => p.locator)).toEqual(['Yijing 47 (Kun)']);
+    expect(intentOf('论语对人处在“困”的时候有什么说法？').references).toEqual([]);
   });
 
   it('reads Chinese numerals', () => {
@@ -194,7 +201,10 @@ describe('Evidence', () => {
 
   it('reads a quote from the question as asked, question words and all', () => {
     // "sees" is a question word outside the quote, a word of the quote inside it.
-    expect(evidenceFor('Where does Confucius say "everything has beauty, but not everyone sees it"?').evidence).toEqual([]);
+    const q = 'Where does Confucius say "everything has beauty, but not everyone sees it"?';
+    expect(quotesOf(intentOf(q).question!)).toEqual(['everything has beauty, but not everyone sees it']);
+    // Read without "sees", the made-up line would be one of the Shao music's beauty (Analects 3.25).
+    expect(evidenceFor(q).evidence.map((e) => e.passage.locator)).not.toContain('Analects 3.25');
   });
 
   it('tells a line changed in one character from the line and from a misremembered particle', () => {
@@ -210,6 +220,21 @@ describe('Evidence', () => {
     expect(evidenceFor('Where in the Analects does Confucius set out the "three obediences and four virtues" for women?').evidence).toEqual([]);
     expect(evidenceFor('孔子说“己所不欲，勿施于人”，这句话怎么理解？').evidence.map((e) => e.passage.locator)).toEqual(expect.arrayContaining(['Analects 15.24']));
     expect(evidenceFor('老子说“上善若水”，这句话是什么意思？').evidence[0]!.passage.locator).toBe('Daodejing 8');
+  });
+
+  it('takes "these books", "the classics" and 经里 as asking the classics', () => {
+    const { evidence } = evidenceFor('我每天读金刚经，同事都笑我迷信，看不起我。经里对这种被人轻贱的事怎么说？');
+    expect(evidence.map((e) => e.passage.locator)).toContain('Diamond Sutra 16');
+    // Words the asking sentence shares with many passages ("not being recognized") come after the
+    // passages of the life situation the story tells.
+    const story = evidenceFor('I have worked at my firm for eight years and keep getting passed over for promotion; nobody notices my work. Is there anything in the classics about not being recognized?');
+    expect(story.evidence.slice(0, 4).map((e) => e.basis)).toEqual(['situation', 'situation', 'situation', 'situation']);
+  });
+
+  it('leaves out how a question asks for advice or coping (advise, dealing with, 针对)', () => {
+    expect(intentOf('What does the Analects advise about anger?').content).not.toMatch(/advise/);
+    expect(intentOf('Is there anything on dealing with grief?').content).not.toMatch(/dealing/);
+    expect(contentTerms('针对急于求成的提醒')).not.toContain('针对');
   });
 
   it('drops function characters from the content it matches', () => {
@@ -343,6 +368,39 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(countedOf('几个学生问孝')).toBeUndefined();
     expect(evidenceFor('According to the Daodejing, how many children did Laozi have?').evidence).toEqual([]);
     expect(evidenceFor('How many marks of the Tathagata does the Diamond Sutra speak of?').evidence.map((e) => e.passage.locator)).toContain('Diamond Sutra 26');
+  });
+
+  it("answers someone's age only from a passage that states one", () => {
+    expect(asksAge('How and at what age did Laozi die?')).toBe(true);
+    expect(asksAge('孔子活了多少岁？')).toBe(true);
+    expect(asksAge('爸妈年纪大了，论语怎么说？')).toBe(false);
+    expect(statesAge('吾十有五而志于学，三十而立')).toBe(true);
+    // 后五百岁 is an era, not anyone's age.
+    expect(statesAge('如来灭后，后五百岁，有持戒修福者')).toBe(false);
+    expect(evidenceFor('How and at what age did Laozi die?').evidence).toEqual([]);
+    expect(evidenceFor('At what age did Confucius say he stood firm?').evidence.map((e) => e.passage.locator)).toContain('Analects 2.4');
+  });
+
+  it('takes no English rendering for a line quoted from a work these packs do not hold', () => {
+    expect(namesOutsideWork('What does the Great Commentary of the Yijing mean by this?')).toBe(true);
+    expect(namesOutsideWork('《系辞》里这句话怎么理解')).toBe(true);
+    expect(namesOutsideWork('What does the Analects mean by ren?')).toBe(false);
+    expect(evidenceFor("What does the Great Commentary of the Yijing mean by 'one yin and one yang is called the Dao'?").evidence).toEqual([]);
+  });
+
+  it('reads a line typed in pinyin as the line it spells, in every reading of its characters', () => {
+    const spelled = (q: string) => pinyinSpelledOut(normalize(q), lib.knowledge);
+    // 乐 here is read yao in the received text; users type le.
+    expect(spelled('zhi zhe le shui, ren zhe le shan —— 出自哪里')).toBe('“知者乐水，仁者乐山” —— 出自哪里');
+    expect(spelled('what does si shi er bu huo mean')).toBe('what does “四十而不惑” mean');
+    // English that happens to be syllables, and a line no passage holds, stay as they are.
+    expect(spelled('a man he is here')).toBe('a man he is here');
+    expect(spelled('which hexagram has yi yin yi yang zhi wei dao')).toBe('which hexagram has yi yin yi yang zhi wei dao');
+    const { answer } = trustedQuery({ query: 'si shi er bu huo 这个说法出自论语哪一章？', knowledge_scope: ['kb'], expression_mode: 'citation_first' }, lib, 'q');
+    expect(answer.citations.map((c) => c.locator)).toContain('Analects 2.4');
+    const en = trustedQuery({ query: 'ji suo bu yu, wu shi yu ren -- is this Confucius? Which passage?', knowledge_scope: ['kb'], expression_mode: 'citation_first' }, lib, 'q').answer;
+    expect(en.citations.map((c) => c.locator)).toEqual(expect.arrayContaining(['Analects 15.24']));
+    expect(en.trust_label).not.toMatch(/\p{Script=Han}/u);
   });
 
   it('bridges humble to the Modesty hexagram', () => {

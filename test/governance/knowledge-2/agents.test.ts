@@ -1,13 +1,35 @@
+import { cpSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLibrary, type Library } from '../../../src/classics/library.js';
+import { packChecksum } from '../../../src/classics/packs.js';
 import { KIND } from '../../../src/governance/kinds.js';
-import { makeApp, type TestApp } from '../../helpers.js';
+import { linkedPacksDir, makeApp, type TestApp } from '../../helpers.js';
 import { expectRefused, get, post, rows } from './helpers.js';
+
+/**
+ * The served packs with one Analects passage's English rendering taken out: every passage of the
+ * real packs is rendered, and the philologist's finding needs one that is not.
+ */
+function packsWithAnUntranslatedPassage(): string {
+  const { dir, releaseFile } = linkedPacksDir('agents-packs-', [{ id: '2026.11.1', status: 'released', createdAt: '2026-11-21T00:00:00Z', criticalItems: [] }]);
+  const analects = join(dir, 'classics', 'analects');
+  unlinkSync(analects);
+  cpSync(resolve('packs/classics/analects'), analects, { recursive: true });
+  const passages = JSON.parse(readFileSync(join(analects, 'passages.json'), 'utf8')) as { locator: string; en?: string }[];
+  delete passages.find((p) => p.locator === 'Analects 9.9')!.en;
+  writeFileSync(join(analects, 'passages.json'), JSON.stringify(passages, null, 2));
+  const release = JSON.parse(readFileSync(releaseFile('2026.11.1'), 'utf8')) as { packs: { id: string; sha256: string }[] };
+  const files = readdirSync(analects).filter((f) => f.endsWith('.json')).sort();
+  release.packs.find((p) => p.id === 'analects')!.sha256 = packChecksum(analects, files);
+  writeFileSync(releaseFile('2026.11.1'), JSON.stringify(release));
+  return dir;
+}
 
 let t: TestApp;
 let lib: Library;
 beforeAll(async () => {
-  t = await makeApp();
+  t = await makeApp({ packsDir: packsWithAnUntranslatedPassage() });
   lib = openLibrary(t.config.packsDir);
 });
 afterAll(() => t.close());
