@@ -29,6 +29,15 @@ const IRREGULAR: Record<string, string> = {
   hid: 'hide', hidden: 'hide', became: 'become', overcame: 'overcome', forgave: 'forgive',
   forgiven: 'forgive', dealt: 'deal', virtuous: 'virtue', children: 'child', men: 'man', women: 'woman',
   feet: 'foot', teeth: 'tooth', wives: 'wife', lives: 'life', selves: 'self', thieves: 'thief',
+  // Superlatives and comparatives the stemmer leaves whole ("the wisest and the stupidest"),
+  // which would otherwise be words no passage has.
+  wisest: 'wise', wiser: 'wise', stupidest: 'stupid', greatest: 'great', greater: 'great', highest: 'high',
+  higher: 'high', lowest: 'low', lower: 'low', noblest: 'noble', nobler: 'noble', humblest: 'humble',
+  strongest: 'strong', stronger: 'strong', weakest: 'weak', weaker: 'weak', hardest: 'hard', harder: 'hard',
+  easiest: 'easy', easier: 'easy', deepest: 'deep', deeper: 'deep', oldest: 'old', older: 'old',
+  youngest: 'young', younger: 'young', truest: 'true', purest: 'pure', kindest: 'kind', bravest: 'brave',
+  richest: 'rich', richer: 'rich', poorest: 'poor', poorer: 'poor', smallest: 'small', biggest: 'big',
+  simplest: 'simple', finest: 'fine', worst: 'bad', worse: 'bad',
 };
 
 /**

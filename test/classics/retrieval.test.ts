@@ -131,6 +131,8 @@ describe('English words', () => {
     expect(englishTerms('dying')).toEqual(englishTerms('die'));
     expect(englishTerms('died')).toEqual(englishTerms('die'));
     expect(englishTerms('taught')).toEqual(englishTerms('teach'));
+    // Superlatives the stemmer leaves whole are their adjective: the wisest and the stupidest.
+    expect(englishTerms('the wisest and the stupidest')).toEqual([...englishTerms('wise'), ...englishTerms('stupid')]);
   });
 
   it('drops inflected framing verbs ("the saying", "once said", "telling")', () => {

@@ -522,6 +522,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // that neither it nor any other passage has (坤卦里“积善之家…”是哪一爻: the line is from a
   // commentary these texts do not hold).
   const nowhere = classical.filter((q) => !hits.some((h) => q.carries(h.passage.id)));
+  // A question that gives a real line and then one the texts do not have (“道法自然”后面还有一句
+  // “自然法无”) asks about a line that is not there: the real one is no evidence for it.
+  if (nowhere.length && nowhere.length < classical.length) return [];
   for (const p of intent.references) if (inScope(p) && nowhere.every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its

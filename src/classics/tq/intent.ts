@@ -51,7 +51,7 @@ const FRAME_WORDS = [
   // "what does it remind", "where does it come from", "which line".
   /(?:怎么|如何|怎样|怎么样)(?:看待|看|理解|解释|说|讲|评价|论述)|有(?:什么|何)(?:看法|说法|论述|提醒|启发|启示|讲究)|(?:什么|何种)?(?:看法|说法)|提醒|启示|认为|出自哪里|出自哪|出自|出处|(?:是)?什么意思|意思是|(?:哪|那|这)(?:一)?(?:几)?句话?|(?:哪|那|这)一?章/g,
   // What a question is about, and how the asker recalls it: 关于……的论述有哪些, 我记得, 印象中.
-  /关于|(?:的)?论述|有哪些|哪些|有没有|(?:说|讲|提)过|提到|记得|印象中|据说|所谓/g,
+  /关于|(?:的)?论述|有哪些|哪些|(?:有没有|有无|是否)(?:讲|说|谈|提)(?:到|过)?|有没有|(?:说|讲|提)过|提到|记得|印象中|据说|所谓/g,
   // How a comparison is asked in Chinese: 态度一致吗, 是否相同, 在这个问题上分别是什么立场, 有何不同.
   /(?:的)?(?:态度|立场|看法)?(?:是否|是不是)?(?:一致|相同|相通)(?:吗)?/g,
   /(?:在)?这个问题上|(?:分别|各自)(?:是)?(?:什么|怎样的?|如何)?(?:立场|态度|看法|观点)?|有(?:何|什么)(?:不同|区别)/g,
@@ -61,6 +61,10 @@ const FRAME_WORDS = [
   /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|analetcs|anelects|annalects|lun ?yu|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|books?|line|hexagrams?|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
   // How the asker recalls or cites it: "I vaguely remember", "there's a moment where", "the saying".
   /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
+  // How pointedly a question is put, not what it asks about: "what is it about water specifically".
+  /\b(?:specifically|particularly|exactly|precisely|basically|actually|honestly|literally)\b/g,
+  // How often or how a classic is said to present something: "keeps holding up water as the thing to imitate".
+  /\b(?:keep|keeps|kept) (?=[a-z]+ing\b)|\b(?:hold|holds|holding|held) up\b/g,
   // Where a line stands rather than what it says: "which chapter, and what's the context".
   /\b(?:whats|context)\b/g,
   // How the asker means to meet what they ask about: "dealing with not being recognized".
@@ -140,7 +144,7 @@ function hexagramIndex(k: Knowledge) {
         pinyin,
         zh: normalize(name),
         zhGua: normalize(`${name}卦`),
-        pinyinPattern: new RegExp(`\\b${lower}\\b\\s*(?:hexagram|\\()|\\bhexagram\\s*(?:\\d+\\s*)?\\(?${lower}\\b|\\bthe ${lower}\\b`),
+        pinyinPattern: new RegExp(`\\b${lower}\\b\\s*(?:hexagram|\\()|\\bhexagram\\s*(?:\\d+\\s*)?\\(?${lower}\\b|\\bthe ${lower}\\b|\\b(?:line|lines|judgment|image|tuan) of ${lower}\\b`),
         ...(english ? { englishPattern: new RegExp(`\\b(?:${english})\\s+hexagram\\b|\\bhexagram\\s+(?:of\\s+|called\\s+)?(?:the\\s+)?(?:${english})\\b`) } : {}),
       });
     }
@@ -212,9 +216,10 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
       continue;
     }
     const base = `Yijing ${number} (${locatorName(h.pinyin)})`;
-    const line = /line\s*(\d)|第\s*([一二三四五六1-6])\s*爻|([初二三四五上])\s*爻|(初|上)[九六]|[九六]([二三四五])/.exec(n);
+    const line = /line\s*(\d)|第\s*([一二三四五六1-6])\s*爻|([初二三四五上])\s*爻|(初|上)[九六]|[九六]([二三四五])|\b(first|bottom|second|third|fourth|fifth|sixth|top|topmost|uppermost) line\b|\bline (one|two|three|four|five|six)\b/.exec(n);
     const LINE_NUMBER: Record<string, number> = { 初: 1, 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 上: 6 };
-    const lineNumber = line ? Number(line[1]) || LINE_NUMBER[line[2] ?? line[3] ?? line[4] ?? line[5] ?? ''] || Number(line[2]) : undefined;
+    const LINE_WORD: Record<string, number> = { first: 1, bottom: 1, one: 1, second: 2, two: 2, third: 3, three: 3, fourth: 4, four: 4, fifth: 5, five: 5, sixth: 6, six: 6, top: 6, topmost: 6, uppermost: 6 };
+    const lineNumber = line ? Number(line[1]) || LINE_NUMBER[line[2] ?? line[3] ?? line[4] ?? line[5] ?? ''] || Number(line[2]) || LINE_WORD[line[6] ?? line[7] ?? ''] : undefined;
     const image = /image|大象|象传|象曰/.test(n);
     const tuan = /tuan|彖/.test(n);
     want(base);

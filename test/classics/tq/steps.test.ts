@@ -68,6 +68,14 @@ describe('Intent', () => {
     expect(intentOf('论语对人处在“困”的时候有什么说法？').references).toEqual([]);
   });
 
+  it('reads a line named in English ordinals (the top line of Qian) and a hexagram by "line of"', () => {
+    const refs = intentOf("Why is the top line of Qian treated as bad?").references.map((p) => p.locator);
+    expect(refs).toContain('Yijing 1 (Qian) line 6');
+    expect(intentOf('What does the second line of Kun say?').references.map((p) => p.locator)).toContain('Yijing 2 (Kun) line 2');
+    // Outside a question about the Yijing, "the bottom line" names nothing.
+    expect(intentOf('The bottom line is, what does the Analects say about profit?').references).toEqual([]);
+  });
+
   it('reads Chinese numerals', () => {
     expect([parseNumber('八'), parseNumber('十五'), parseNumber('二十'), parseNumber('八十一'), parseNumber('一百零八'), parseNumber('32')]).toEqual([8, 15, 20, 81, 108, 32]);
   });
@@ -235,6 +243,21 @@ describe('Evidence', () => {
     expect(intentOf('What does the Analects advise about anger?').content).not.toMatch(/advise/);
     expect(intentOf('Is there anything on dealing with grief?').content).not.toMatch(/dealing/);
     expect(contentTerms('针对急于求成的提醒')).not.toContain('针对');
+  });
+
+  it('leaves out how pointedly or how often a question puts it (specifically, keeps holding up, 有没有讲)', () => {
+    expect(intentOf('Why does Laozi keep holding up water? What is it about water specifically?').content).not.toMatch(/specifically|keep|holding/);
+    expect(intentOf('金刚经里有没有讲怎么看待被人轻贱？').content).not.toMatch(/讲/);
+  });
+
+  it('takes no evidence from a real line for a line the question adds that no text has', () => {
+    // 道法自然 is Daodejing 25; "自然法无" is in no passage, and it is what the question asks about.
+    expect(evidenceFor('道德经里“人法地，地法天，天法道，道法自然”后面还有一句“自然法无”，这个怎么理解？').evidence).toEqual([]);
+    expect(evidenceFor('道德经里“人法地，地法天，天法道，道法自然”怎么理解？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 25');
+  });
+
+  it('bridges the idiom 功亏一篑 to the passages on failing at the last basket', () => {
+    expect(evidenceFor('经典里有没有讲功亏一篑的？').evidence.slice(0, 2).map((e) => e.passage.locator).sort()).toEqual(['Analects 9.19', 'Daodejing 64']);
   });
 
   it('drops function characters from the content it matches', () => {
