@@ -434,6 +434,19 @@ function namedByWord(concept: Concept, content: string): boolean {
   });
 }
 
+/**
+ * Whether a sentence gives, without quotation marks, four or more Han characters in a row that a
+ * retrieved passage has word for word: "how should I understand 以直报怨" asks about Analects 14.34.
+ */
+function givesLine(sentence: string, hits: Hit[], retrieval: Retrieval): boolean {
+  const windows: string[] = [];
+  for (const run of sentence.match(/\p{Script=Han}{4,}/gu) ?? []) {
+    const cs = Array.from(run);
+    for (let i = 0; i + 4 <= cs.length; i++) windows.push(cs.slice(i, i + 4).join(''));
+  }
+  return windows.length > 0 && hits.some((h) => windows.some((w) => retrieval.textOf(h.passage.id).includes(w)));
+}
+
 /** The classics called by what they are, not by name: these books, the sages, 古人, 经里. */
 const THE_CLASSICS = /\b(?:the|these|those|your) (?:classics|books|texts|scriptures|sages|ancients|old masters)\b|\bancient (?:sages|masters|texts|wisdom)\b|古人|先贤|圣贤|圣人|经典|古书|经书|(?:^|[\s,，。？！?!;；、])(?:经|书)(?:里|中)/u;
 
@@ -486,7 +499,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // cannot stand for the question without it; nor can one that does not ask the classics
   // ("How do I fix it?"; "I want to learn the guitar. What's a good beginner model?").
   const asked = intent.question === undefined ? undefined : askingSentence(intent.question);
-  const asksByName = asked === undefined || namesClassic(asked) || retrieval.detectConcepts(asked).length > 0;
+  const asksByName = asked === undefined || namesClassic(asked) || retrieval.detectConcepts(asked).length > 0 || givesLine(asked, hits, retrieval);
   // "Is there anything in these books about ..." asks the classics too, but names nothing to anchor it.
   const asksClassics = asksByName || THE_CLASSICS.test(asked);
   const askingMatcher = asking && asksClassics ? QuestionMatcher.of(`${withoutRomanisation(asking)} ${names}`, retrieval) : undefined;

@@ -1,6 +1,6 @@
 import type { Knowledge } from '../packs.js';
 import type { Concept, Passage, Tradition } from '../model.js';
-import { languageOf, normalize, PINYIN } from '../text.js';
+import { englishTerms, languageOf, normalize, PINYIN } from '../text.js';
 import { locatorName } from '../yijing.js';
 
 export type IntentKind = 'textual' | 'conceptual' | 'comparative' | 'situational';
@@ -62,7 +62,7 @@ const FRAME_WORDS = [
   // How the asker recalls or cites it: "I vaguely remember", "there's a moment where", "the saying".
   /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
   // How pointedly a question is put, not what it asks about: "what is it about water specifically".
-  /\b(?:specifically|particularly|exactly|precisely|basically|actually|honestly|literally)\b/g,
+  /\b(?:specifically|particularly|exactly|precisely|basically|actually|honestly|literally|philosophically)\b/g,
   // How often or how a classic is said to present something: "keeps holding up water as the thing to imitate".
   /\b(?:keep|keeps|kept) (?=[a-z]+ing\b)|\b(?:hold|holds|holding|held) up\b/g,
   // Where a line stands rather than what it says: "which chapter, and what's the context".
@@ -115,6 +115,8 @@ interface HexagramName {
   pinyinPattern: RegExp;
   /** An English name used with the word hexagram: "the Peace hexagram", "hexagram of Modesty". */
   englishPattern?: RegExp;
+  /** The English words of its judgment, lines and commentaries, to tell it from a namesake. */
+  words: Set<string>;
 }
 
 /** The English names of a hexagram from its title: 否 Standstill (Obstruction) -> standstill, obstruction. */
@@ -146,6 +148,7 @@ function hexagramIndex(k: Knowledge) {
         zhGua: normalize(`${name}卦`),
         pinyinPattern: new RegExp(`\\b${lower}\\b\\s*(?:hexagram|\\()|\\bhexagram\\s*(?:\\d+\\s*)?\\(?${lower}\\b|\\bthe ${lower}\\b|\\b(?:line|lines|judgment|image|tuan) of ${lower}\\b`),
         ...(english ? { englishPattern: new RegExp(`\\b(?:${english})\\s+hexagram\\b|\\bhexagram\\s+(?:of\\s+|called\\s+)?(?:the\\s+)?(?:${english})\\b`) } : {}),
+        words: new Set(k.passages.filter((x) => x.packId === 'yijing' && x.hexagram === p.hexagram).flatMap((x) => englishTerms(normalize(x.en ?? '')))),
       });
     }
   }
@@ -201,13 +204,30 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
   const aboutYijing = PACK_NAMES.some(([re, id]) => id === 'yijing' && re.test(n));
   for (const m of n.matchAll(/hexagram\s*(?:no\.?|number|#)?\s*(\d+)/g)) numbers.add(Number(m[1]));
   for (const m of n.matchAll(new RegExp(`第\\s*${NUM}\\s*卦`, 'gu'))) numbers.add(parseNumber(m[1]!) ?? 0);
+  const byPinyinOnly = new Map<string, number[]>();
   for (const [number, h] of hexagrams) {
-    if ((Array.from(h.zh).length >= 2 && n.includes(h.zh)) || n.includes(h.zhGua)) numbers.add(number);
     const pinyin = h.pinyin.toLowerCase();
-    if (h.pinyinPattern.test(n) || (namesHexagram && h.englishPattern?.test(n))) numbers.add(number);
-    if (aboutYijing && pinyin && n.includes(`(${pinyin})`)) numbers.add(number);
-    // And a hexagram's name in quotation marks is the hexagram: 易经对人处在“困”的时候有什么说法.
-    if (aboutYijing && QUOTE_MARKS.some(([open, close]) => n.includes(`${open}${h.zh}${close}`))) numbers.add(number);
+    const named =
+      (Array.from(h.zh).length >= 2 && n.includes(h.zh)) ||
+      n.includes(h.zhGua) ||
+      Boolean(namesHexagram && h.englishPattern?.test(n)) ||
+      // And a hexagram's name in quotation marks is the hexagram: 易经对人处在“困”的时候有什么说法.
+      (aboutYijing && QUOTE_MARKS.some(([open, close]) => n.includes(`${open}${h.zh}${close}`)));
+    if (named) numbers.add(number);
+    else if (h.pinyinPattern.test(n) || (aboutYijing && pinyin && n.includes(`(${pinyin})`))) {
+      numbers.add(number);
+      byPinyinOnly.set(pinyin, [...(byPinyinOnly.get(pinyin) ?? []), number]);
+    }
+  }
+  // Hexagrams that share a name in pinyin (Qian is 乾 and 谦, Kun 坤 and 困), named by it alone:
+  // the one whose texts share more of the question's words is meant (the dragon of Qian 1),
+  // else the first in the received order.
+  const asked = new Set(englishTerms(n));
+  for (const namesakes of byPinyinOnly.values()) {
+    if (namesakes.length < 2 || namesakes.some((x) => !numbers.has(x))) continue;
+    const shared = (x: number) => [...asked].filter((w) => hexagrams.get(x)!.words.has(w)).length;
+    const meant = namesakes.reduce((a, b) => (shared(b) > shared(a) ? b : a));
+    for (const x of namesakes) if (x !== meant) numbers.delete(x);
   }
   for (const number of numbers) {
     const h = hexagrams.get(number);

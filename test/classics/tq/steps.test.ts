@@ -76,6 +76,14 @@ describe('Intent', () => {
     expect(intentOf('The bottom line is, what does the Analects say about profit?').references).toEqual([]);
   });
 
+  it('tells hexagrams that share a pinyin name apart by the words of their texts, else takes the first', () => {
+    // Qian is 乾 (1) and 谦 (15): the top line of Qian, with its dragon, is Qian 1's.
+    expect(intentOf('Why is the top line of Qian treated as a warning?').references.map((p) => p.locator)).toEqual(['Yijing 1 (Qian)', 'Yijing 1 (Qian) line 6']);
+    expect(intentOf('What does the Qian hexagram say about modesty and humility?').references.map((p) => p.locator)).toEqual(['Yijing 15 (Qian)']);
+    // Named by their characters, both are meant.
+    expect(intentOf('乾卦和谦卦有什么不同？').references.map((p) => p.locator)).toEqual(['Yijing 1 (Qian)', 'Yijing 15 (Qian)']);
+  });
+
   it('reads Chinese numerals', () => {
     expect([parseNumber('八'), parseNumber('十五'), parseNumber('二十'), parseNumber('八十一'), parseNumber('一百零八'), parseNumber('32')]).toEqual([8, 15, 20, 81, 108, 32]);
   });
@@ -258,6 +266,10 @@ describe('Evidence', () => {
 
   it('bridges the idiom 功亏一篑 to the passages on failing at the last basket', () => {
     expect(evidenceFor('经典里有没有讲功亏一篑的？').evidence.slice(0, 2).map((e) => e.passage.locator).sort()).toEqual(['Analects 9.19', 'Daodejing 64']);
+  });
+
+  it('takes an asking sentence that gives a line without quotation marks as asking the classics', () => {
+    expect(evidenceFor('I am a litigation attorney. Philosophically, how should I understand 以直报怨?').evidence.map((e) => e.passage.locator)).toContain('Analects 14.34');
   });
 
   it('drops function characters from the content it matches', () => {
