@@ -8,6 +8,8 @@ const BETWEEN = /^[\s,，、-]+$/;
 
 /** Fewer syllables than this are as often English words (he is a man) as a line. */
 export const MIN_SYLLABLES = 4;
+/** The longest line looked for: a couplet or a short saying, not a chapter typed in pinyin. */
+const MAX_SYLLABLES = 32;
 
 interface Place {
   passage: number;
@@ -27,8 +29,8 @@ export class PinyinLines {
   /** Per passage, where each Han character stands in its text (to quote with its punctuation). */
   private readonly offsets: number[][] = [];
   private readonly texts: string[] = [];
-  /** Each syllable's places, to start the search from the first syllable of a run. */
-  private readonly bySyllable = new Map<string, Place[]>();
+  /** Each pair of syllables' places ("zhi zhe"), to start the search from a run's first two. */
+  private readonly byPair = new Map<string, Place[]>();
   private readonly readings = new Map<string, Set<string>>();
 
   constructor(k: Knowledge) {
@@ -52,15 +54,18 @@ export class PinyinLines {
     const all = [...distinct];
     const readings = polyphonic(all.join(''), { toneType: 'none', type: 'array' }) as string[][];
     all.forEach((c, i) => this.readings.set(c, new Set((readings[i] ?? []).map((r) => r.replace(/ü/g, 'v')))));
-    this.han.forEach((chars, passage) =>
-      chars.forEach((c, at) => {
-        for (const r of this.readings.get(c) ?? []) {
-          let places = this.bySyllable.get(r);
-          if (!places) this.bySyllable.set(r, (places = []));
-          places.push({ passage, at });
+    this.han.forEach((chars, passage) => {
+      for (let at = 0; at + 1 < chars.length; at++) {
+        for (const first of this.readings.get(chars[at]!) ?? []) {
+          for (const second of this.readings.get(chars[at + 1]!) ?? []) {
+            const key = `${first} ${second}`;
+            let places = this.byPair.get(key);
+            if (!places) this.byPair.set(key, (places = []));
+            places.push({ passage, at });
+          }
         }
-      }),
-    );
+      }
+    });
   }
 
   /**
@@ -70,11 +75,11 @@ export class PinyinLines {
    */
   lineOf(syllables: string[]): string | undefined {
     const found = new Set<string>();
-    for (const { passage, at } of this.bySyllable.get(syllables[0]!) ?? []) {
+    for (const { passage, at } of this.byPair.get(`${syllables[0]} ${syllables[1]}`) ?? []) {
       const chars = this.han[passage]!;
       if (at + syllables.length > chars.length) continue;
       let ok = true;
-      for (let i = 1; i < syllables.length && ok; i++) ok = this.readings.get(chars[at + i]!)!.has(syllables[i]!);
+      for (let i = 2; i < syllables.length && ok; i++) ok = this.readings.get(chars[at + i]!)!.has(syllables[i]!);
       if (!ok) continue;
       const offsets = this.offsets[passage]!;
       const end = offsets[at + syllables.length - 1]!;
@@ -111,18 +116,27 @@ export function pinyinSpelledOut(text: string, k: Knowledge): string {
   let lines = LINES.get(k);
   if (!lines) LINES.set(k, (lines = new PinyinLines(k)));
   const spelled: { start: number; end: number; line: string }[] = [];
+  // A question repeats itself at most a few ways; a long run of one syllable repeats one window.
+  const seen = new Map<string, string | undefined>();
+  const lineOf = (syllables: string[]) => {
+    const key = syllables.join(' ');
+    if (!seen.has(key)) seen.set(key, lines!.lineOf(syllables));
+    return seen.get(key);
+  };
   for (const r of runs) {
     // The longest stretch of the run that is a line: a run may begin or end with an English word
-    // that is also a syllable (a, he, you).
-    found: for (let length = r.length; length >= MIN_SYLLABLES; length--) {
-      for (let from = 0; from + length <= r.length; from++) {
-        const line = lines.lineOf(r.slice(from, from + length).map((w) => w.word));
-        if (line) {
-          spelled.push({ start: r[from]!.start, end: r[from + length - 1]!.end, line });
-          break found;
-        }
+    // that is also a syllable (a, he, you). A line begins with one of MIN_SYLLABLES that is a line
+    // too, so only such starts are extended.
+    let best: { from: number; length: number; line: string } | undefined;
+    for (let from = 0; from + MIN_SYLLABLES <= r.length; from++) {
+      const words = r.slice(from, from + MAX_SYLLABLES).map((w) => w.word);
+      if (!lineOf(words.slice(0, MIN_SYLLABLES))) continue;
+      for (let length = words.length; length >= MIN_SYLLABLES && (!best || length > best.length); length--) {
+        const line = lineOf(words.slice(0, length));
+        if (line) best = { from, length, line };
       }
     }
+    if (best) spelled.push({ start: r[best.from]!.start, end: r[best.from + best.length - 1]!.end, line: best.line });
   }
   let out = text;
   for (const { start, end, line } of spelled.reverse()) out = `${out.slice(0, start)}“${line}”${out.slice(end)}`;

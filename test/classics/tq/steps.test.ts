@@ -423,6 +423,16 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(evidenceFor("What does the Great Commentary of the Yijing mean by 'one yin and one yang is called the Dao'?").evidence).toEqual([]);
   });
 
+  it('reads the longest pinyin a query may hold without becoming a denial of service', () => {
+    // Before the search was anchored on pairs of syllables and extended only from a line's first
+    // four, 2,000 characters of "zhi zhi ..." took 17 s.
+    const floods = ['zhi ', 'bu ', 'zi yue ', 'zhi bu er zi yue ren yi de dao wu you shi '].map((w) => w.repeat(Math.floor(2000 / w.length)));
+    pinyinSpelledOut('zhi zhe le shui', lib.knowledge);
+    const started = performance.now();
+    for (const text of floods) pinyinSpelledOut(text, lib.knowledge);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it('reads a line typed in pinyin as the line it spells, in every reading of its characters', () => {
     const spelled = (q: string) => pinyinSpelledOut(normalize(q), lib.knowledge);
     // 乐 here is read yao in the received text; users type le.
