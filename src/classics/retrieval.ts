@@ -139,12 +139,23 @@ interface Candidate {
 
 /** The engine's results for one query text, before any scope; see Retrieval.search. */
 interface EngineResult {
-  /** In the engine's order. */
-  candidates: Candidate[];
-  /** The same, each pack's on its own. */
-  byPack: Map<string, Candidate[]>;
+  /** The passages matched (by position), in the order the engine first matched them. */
+  ordinals: number[];
+  /** Their engine scores. */
+  scores: number[];
   /** How many of the query's units each passage carries, by position (see carriedCounts). */
   carried: Uint16Array;
+}
+
+/** A query as every search of it needs it, whatever the scope; see Retrieval.prepare. */
+interface PreparedQuery {
+  units: QueryUnit[];
+  conceptIds: Set<string>;
+  /** Undefined when the query has nothing to search with. */
+  engine?: EngineResult;
+  /** The query's Han characters, or '' when it has fewer than two. */
+  phrase: string;
+  names: string[];
 }
 
 /**
@@ -176,7 +187,7 @@ export class Retrieval {
    * whatever the scope, so illuminate's four per-tradition searches and a repeated question
    * share one search.
    */
-  private readonly engineResults: LRUCache<string, EngineResult>;
+  private readonly prepared: LRUCache<string, PreparedQuery>;
   private readonly conceptsFound: LRUCache<string, Concept[]>;
   private readonly situationsFound: LRUCache<string, SituationMatch[]>;
   /** How many texts each of the per-text caches keeps (see the constructor). */
@@ -184,6 +195,10 @@ export class Retrieval {
   private readonly sentences = new LRUCache<string, Set<string>[]>({ max: 2_048 });
   private readonly sentenceTexts = new LRUCache<string, string[]>({ max: 2_048 });
   private readonly conceptsByPassage = new Map<string, Set<string>>();
+  /** See hanTextOf: filled as passages are asked for (a few thousand short strings at most). */
+  private readonly hanTexts = new Map<string, string>();
+  /** See idOrder. */
+  private idPlaces: Uint32Array | undefined;
   private readonly aliasIndex: AliasEntry[] = [];
   /** The places in aliasIndex of the aliases, by their first two UTF-16 units (see unitPair). */
   private readonly aliasesByStart = new Map<number, number[]>();
@@ -218,7 +233,7 @@ export class Retrieval {
     options: { textCacheEntries?: number } = {},
   ) {
     this.textCacheEntries = Math.max(1, options.textCacheEntries ?? 512);
-    this.engineResults = new LRUCache<string, EngineResult>({ max: this.textCacheEntries });
+    this.prepared = new LRUCache<string, PreparedQuery>({ max: this.textCacheEntries });
     this.conceptsFound = new LRUCache<string, Concept[]>({ max: this.textCacheEntries });
     this.situationsFound = new LRUCache<string, SituationMatch[]>({ max: this.textCacheEntries });
     for (const concept of k.concepts) {
@@ -638,6 +653,13 @@ export class Retrieval {
     return this.stats().normalizedText.get(passageId) ?? '';
   }
 
+  /** A passage's Han characters alone, in normal form (a quote is matched clause by clause against them). */
+  hanTextOf(passageId: string): string {
+    let han = this.hanTexts.get(passageId);
+    if (han === undefined) this.hanTexts.set(passageId, (han = this.textOf(passageId).replace(/[^\p{Script=Han}]+/gu, '')));
+    return han;
+  }
+
   /** The terms a passage is indexed under (its text, English rendering and claim statements). */
   termsOf(passageId: string): Set<string> {
     return this.stats().byPassage.get(passageId) ?? new Set();
@@ -647,65 +669,96 @@ export class Retrieval {
     return [...(this.conceptsByPassage.get(passageId) ?? [])];
   }
 
-  /** The engine's ranking of a query over every passage, with what the ranking after it needs of each. */
+  /** The engine's matches for a query over every passage, with what the ranking after it needs of each. */
   private engineResult(engineQuery: string, units: QueryUnit[]): EngineResult {
-    const candidates: Candidate[] = [];
-    const byPack = new Map<string, Candidate[]>();
     // The index holds the passages in the knowledge's order: a document's position is its passage's.
-    for (const { ordinal, score } of this.passageIndex().rankedOrdinals(engineQuery, { boost: PASSAGE_BOOST })) {
-      const passage = this.k.passages[ordinal]!;
-      const c = { passage, score, ordinal };
-      candidates.push(c);
-      let list = byPack.get(passage.packId);
-      if (!list) byPack.set(passage.packId, (list = []));
-      list.push(c);
-    }
-    return { candidates, byPack, carried: this.carriedCounts(this.liveUnits(units)) };
+    const { ordinals, scores } = this.passageIndex().matches(engineQuery, { boost: PASSAGE_BOOST });
+    return { ordinals, scores, carried: this.carriedCounts(this.liveUnits(units)) };
   }
 
-  search(query: string, scope: RetrievalScope = {}, limit = 20): Hit[] {
+  /**
+   * The engine's best `wanted` matches that `keep` accepts, in no particular order (search ranks
+   * them again): the first `wanted` accepted of every match sorted by score, ties in the order
+   * the engine first matched them, without sorting the hundreds a question's common words match.
+   */
+  private best(engine: EngineResult, keep: (p: Passage) => boolean, wanted: number): Candidate[] {
+    const { ordinals, scores } = engine;
+    let at: number[] = [];
+    for (let i = 0; i < ordinals.length; i++) if (keep(this.k.passages[ordinals[i]!]!)) at.push(i);
+    if (at.length > wanted) {
+      // The wanted-th best score; ties at it are taken in the order first matched.
+      const values = new Float64Array(at.length);
+      for (let j = 0; j < at.length; j++) values[j] = scores[at[j]!]!;
+      const threshold = kthLargest(values, wanted);
+      let room = wanted - at.filter((i) => scores[i]! > threshold).length;
+      at = at.filter((i) => scores[i]! > threshold || (scores[i] === threshold && room-- > 0));
+    }
+    return at.map((i) => ({ passage: this.k.passages[ordinals[i]!]!, score: scores[i]!, ordinal: ordinals[i]! }));
+  }
+
+  /** Each passage's place (by ordinal) among all passages sorted by id, as localeCompare sorts them. */
+  private idOrder(): Uint32Array {
+    if (!this.idPlaces) {
+      const places = new Uint32Array(this.k.passages.length);
+      this.k.passages
+        .map((p, ordinal) => ({ id: p.id, ordinal }))
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .forEach(({ ordinal }, place) => (places[ordinal] = place));
+      this.idPlaces = places;
+    }
+    return this.idPlaces;
+  }
+
+  /**
+   * What a search needs of the query whatever its scope: illumination searches the same text
+   * once per tradition. Undefined when the query has nothing to search with.
+   */
+  private prepare(query: string): PreparedQuery | undefined {
+    const known = this.prepared.get(query);
+    if (known) return known.engine ? known : undefined;
     const concepts = this.detectConcepts(query);
     // Concept names in the query also search under their other names (wu wei -> 无为).
     const expansion = concepts.flatMap((c) => [c.zh, c.en]).join(' ');
     // The question's words (bigrams, lone characters, English stems), with those a synonym group
     // bridges as one unit: a modern word also searches under its classical synonyms (说话 -> 言).
     const units = this.queryUnits(questionTerms(`${query} ${concepts.map((c) => c.zh).join(' ')}`, this.lexicon));
-    if (!units.length && !expansion) return [];
-    const conceptIds = new Set(concepts.map((c) => c.id));
-    const engineQuery = `${query} ${expansion} ${this.synonymWords(units).join(' ')}`;
-    let engine = this.engineResults.get(engineQuery);
-    if (!engine) {
-      engine = this.engineResult(engineQuery, units);
-      this.engineResults.set(engineQuery, engine);
+    if (!units.length && !expansion) {
+      this.prepared.set(query, { units, conceptIds: new Set(), phrase: '', names: [] });
+      return undefined;
     }
+    const engineQuery = `${query} ${expansion} ${this.synonymWords(units).join(' ')}`;
+    const out: PreparedQuery = {
+      units,
+      conceptIds: new Set(concepts.map((c) => c.id)),
+      engine: this.engineResult(engineQuery, units),
+      // The question's Han characters as one phrase, when it has two or more.
+      phrase: normalize(query).replace(/[^\p{Script=Han}]/gu, ''),
+      // The Han names of the concepts the question names count as its own words (wu wei -> 无为).
+      names: concepts.map((c) => normalize(c.zh)).filter((name) => Array.from(name).length >= 2),
+    };
+    if (Array.from(out.phrase).length < 2) out.phrase = '';
+    this.prepared.set(query, out);
+    return out;
+  }
+
+  search(query: string, scope: RetrievalScope = {}, limit = 20): Hit[] {
+    const prepared = this.prepare(query);
+    if (!prepared) return [];
+    const { units, conceptIds, engine, phrase, names } = prepared as Required<PreparedQuery>;
     // The engine's best results within the scope; only the first few are ranked further. A scope
     // of several packs (a question comparing two classics) takes each pack's best, so that one
     // classic's many passages do not crowd out the other's.
     const wanted = Math.max(limit * 4, 60);
     const packIds = scope.packIds && [...new Set(scope.packIds)];
     const perPack = packIds && packIds.length > 1;
-    let results: Candidate[];
-    const inTraditions = (c: Candidate) => !scope.traditions || scope.traditions.includes(c.passage.tradition);
-    if (packIds) {
-      results = packIds.flatMap((id) => {
-        const list = engine.byPack.get(id) ?? [];
-        return (scope.traditions ? list.filter(inTraditions) : list).slice(0, wanted);
-      });
-    } else {
-      results = [];
-      for (const c of engine.candidates) {
-        if (!inTraditions(c)) continue;
-        results.push(c);
-        if (results.length >= wanted) break;
-      }
-    }
-    const phrase = normalize(query).replace(/[^\p{Script=Han}]/gu, '');
-    const phraseCounts = Array.from(phrase).length >= 2;
-    // The Han names of the concepts the question names count as its own words (wu wei -> 无为).
-    const names = concepts.map((c) => normalize(c.zh)).filter((name) => Array.from(name).length >= 2);
-    // The best engine score among them (each pack's list is in engine order).
+    const inTraditions = (p: Passage) => !scope.traditions || scope.traditions.includes(p.tradition);
+    const results = packIds
+      ? packIds.flatMap((id) => this.best(engine, (p) => p.packId === id && inTraditions(p), wanted))
+      : this.best(engine, inTraditions, wanted);
+    // The best engine score among them.
     const top = results.reduce((best, c) => Math.max(best, c.score), results[0]?.score ?? 1);
     const { normalizedText } = this.stats();
+    const idOrder = this.idOrder();
     const ranked = results.map(({ passage, score, ordinal }) => {
       const coverage = units.length ? engine.carried[ordinal]! / units.length : 0;
       const linked: string[] = [];
@@ -714,10 +767,11 @@ export class Retrieval {
       // the engine's score, which also counts linked concept names, orders the rest.
       const text = normalizedText.get(passage.id)!;
       // The question's own phrase outranks the name of a concept it mentions.
-      const exact = phraseCounts && text.includes(phrase) ? 1.5 : names.some((name) => text.includes(name)) ? 1 : 0;
-      return { hit: { passage, score, coverage, conceptIds: linked }, rank: exact + coverage * 2 + score / top };
+      const exact = phrase && text.includes(phrase) ? 1.5 : names.some((name) => text.includes(name)) ? 1 : 0;
+      return { hit: { passage, score, coverage, conceptIds: linked }, rank: exact + coverage * 2 + score / top, place: idOrder[ordinal]! };
     });
-    ranked.sort((a, b) => b.rank - a.rank || a.hit.passage.id.localeCompare(b.hit.passage.id));
+    // Ties by passage id (its place in id order: a localeCompare per comparison costs more than the rest of the ranking).
+    ranked.sort((a, b) => b.rank - a.rank || a.place - b.place);
     const hits = ranked.map((r) => r.hit);
     if (!perPack) return hits.slice(0, limit);
     // Each pack of the scope keeps its share of the places; the rest go by rank.
@@ -727,6 +781,36 @@ export class Retrieval {
     for (const h of hits) if (kept.size < limit) kept.add(h);
     return hits.filter((h) => kept.has(h));
   }
+}
+
+/**
+ * The k-th largest of the values (1-based), reordering them: Hoare's selection, linear on
+ * average. A full sort, or a sort with a comparator, of the several hundred scores of a search
+ * cost more than the search's scoring itself.
+ */
+export function kthLargest(values: Float64Array, k: number): number {
+  // The k-th largest is the (n - k)-th smallest.
+  const target = values.length - k;
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = swap;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else break;
+  }
+  return values[target]!;
 }
 
 /** Two UTF-16 units as one number; the last unit of a text pairs with 0, as does a one-unit text's. */

@@ -161,13 +161,22 @@ export function englishTerms(normalized: string): string[] {
     .replace(COMPOUND, (m) => m.replace(/[\s-]+/g, ''))
     .replace(/\b\d+\b/g, numberWords);
   for (const word of joined.match(WORD) ?? []) {
-    if (STOP.has(word) || word.length < 2) continue;
-    const base = IRREGULAR[word];
-    if (base && STOP.has(base)) continue;
-    out.push(stemmer(base ?? word));
+    let term = stems.get(word);
+    if (term === undefined) {
+      const base = IRREGULAR[word];
+      term = STOP.has(word) || word.length < 2 || (base && STOP.has(base)) ? '' : stemmer(base ?? word);
+      // Every question and passage stems its words again; the words are few, the stemming is not cheap.
+      if (stems.size >= STEMS_MAX) stems.clear();
+      stems.set(word, term);
+    }
+    if (term) out.push(term);
   }
   return out;
 }
+
+/** Each English word's term ('' for a stopword); cleared when it reaches STEMS_MAX words. */
+const stems = new Map<string, string>();
+const STEMS_MAX = 50_000;
 
 /**
  * English words that stand for anyone or anything (a person, people) or say how an answer is

@@ -220,12 +220,16 @@ export class TextIndex {
    * (documents the filter rejects are skipped), in the order they were first matched.
    */
   search(query: string, visit: (id: string, score: number, ordinal: number) => void, options: TextSearchOptions = {}): void {
-    // Distinct terms in query order, each with how often the query repeats it.
+    this.searchTerms(this.queryTerms(query, options.boostTerm), visit, options);
+  }
+
+  /** The query's distinct terms in query order, each with how often the query repeats it. */
+  private queryTerms(query: string, boostTerm: TextSearchOptions['boostTerm']): QueryTerm[] {
     const repeats = new Map<string, number>();
     for (const t of this.tokenize(query)) repeats.set(t, (repeats.get(t) ?? 0) + 1);
     const specs: QueryTerm[] = [];
-    for (const [term, times] of repeats) specs.push({ expansions: [{ term, weight: 1 }], times, boost: options.boostTerm?.(term) ?? 1 });
-    this.searchTerms(specs, visit, options);
+    for (const [term, times] of repeats) specs.push({ expansions: [{ term, weight: 1 }], times, boost: boostTerm?.(term) ?? 1 });
+    return specs;
   }
 
   /**
@@ -240,28 +244,39 @@ export class TextIndex {
     visit: (id: string, score: number, ordinal: number) => void,
     options: Omit<TextSearchOptions, 'boostTerm'> = {},
   ): void {
+    const { ordinals, scores } = this.scored(queryTerms, options);
+    for (let i = 0; i < ordinals.length; i++) visit(this.ids[ordinals[i]!]!, scores[i]!, ordinals[i]!);
+  }
+
+  /**
+   * The matching documents' ordinals and scores, in the order first matched (filter applied).
+   * The scoring loop calls no callback: a visitor made afresh per search (a closure) would send
+   * V8 through a deoptimization of the whole loop at every call.
+   */
+  private scored(queryTerms: readonly QueryTerm[], options: Omit<TextSearchOptions, 'boostTerm'>): { ordinals: number[]; scores: number[] } {
     const n = this.ids.length;
     const scratch = (this.scratch ??= { total: new Float64Array(n), term: new Float64Array(n), matched: new Uint16Array(n), lastTerm: new Uint32Array(n) });
     const { total, term: termScore, matched, lastTerm } = scratch;
-    const { docs, freqs } = this;
-    const norms = (this.norms ??= this.fields.map((_, f) => {
+    const { docs, freqs, fields, postings } = this;
+    const norms = (this.norms ??= fields.map((_, f) => {
       const lengths = this.lengths[f]!;
       const average = this.averageLengths[f]!;
       const out = new Float64Array(n);
       for (let doc = 0; doc < n; doc++) out[doc] = K * (1 - B + (B * (lengths[doc] ?? 0)) / average);
       return out;
     }));
+    const fieldBoosts = fields.map((field) => options.boost?.[field] || 1);
     const touched: number[] = [];
     const touchedByTerm: number[] = [];
     let ordinal = 0;
     for (const { expansions, times, boost } of queryTerms) {
       ordinal++;
       for (const { term: t, weight } of expansions) {
-        for (const [f, field] of this.fields.entries()) {
-          const { slots, offsets } = this.postings[f]!;
+        for (let f = 0; f < fields.length; f++) {
+          const { slots, offsets } = postings[f]!;
           const slot = slots.get(t);
           if (slot === undefined) continue;
-          const fieldWeight = weight * boost * (options.boost?.[field] || 1);
+          const fieldWeight = weight * boost * fieldBoosts[f]!;
           const norm = norms[f]!;
           const start = offsets[slot]!;
           const end = offsets[slot + 1]!;
@@ -271,8 +286,9 @@ export class TextIndex {
             const doc = docs[i]!;
             const tf = freqs[i]!;
             const score = fieldWeight * (idf * (D + (tf * (K + 1)) / (tf + norm[doc]!)));
-            if (matched[doc] === 0) touched.push(doc);
             if (lastTerm[doc] !== ordinal) {
+              // A document's first posting of all is its first of this term.
+              if (matched[doc] === 0) touched.push(doc);
               lastTerm[doc] = ordinal;
               touchedByTerm.push(doc);
               matched[doc]! += 1;
@@ -287,13 +303,19 @@ export class TextIndex {
       }
       touchedByTerm.length = 0;
     }
+    const ordinals: number[] = [];
+    const scores: number[] = [];
+    const { filter } = options;
     for (const doc of touched) {
-      const id = this.ids[doc]!;
-      if (!options.filter || options.filter(id)) visit(id, total[doc]! * matched[doc]!, doc);
+      if (!filter || filter(this.ids[doc]!)) {
+        ordinals.push(doc);
+        scores.push(total[doc]! * matched[doc]!);
+      }
       total[doc] = 0;
       matched[doc] = 0;
       lastTerm[doc] = 0;
     }
+    return { ordinals, scores };
   }
 
   /** Every term in the index, each once, in no particular order. */
@@ -315,10 +337,19 @@ export class TextIndex {
     return hits.sort((a, b) => b.score - a.score);
   }
 
+  /**
+   * The matching documents' positions (in the order the documents were indexed) and scores, in
+   * the order first matched: for a caller that wants only the best few of some of them, which
+   * costs far less than sorting every match.
+   */
+  matches(query: string, options: TextSearchOptions = {}): { ordinals: number[]; scores: number[] } {
+    return this.scored(this.queryTerms(query, options.boostTerm), options);
+  }
+
   /** `ranked`, each hit by its document's position in the order the documents were indexed. */
   rankedOrdinals(query: string, options: TextSearchOptions = {}): { ordinal: number; score: number }[] {
-    const hits: { ordinal: number; score: number }[] = [];
-    this.search(query, (_, score, ordinal) => hits.push({ ordinal, score }), options);
+    const { ordinals, scores } = this.scored(this.queryTerms(query, options.boostTerm), options);
+    const hits = ordinals.map((ordinal, i) => ({ ordinal, score: scores[i]! }));
     return hits.sort((a, b) => b.score - a.score);
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openLibrary, type Library } from '../../src/classics/library.js';
-import { Retrieval } from '../../src/classics/retrieval.js';
+import { kthLargest, Retrieval } from '../../src/classics/retrieval.js';
 import { QuestionMatcher, QuoteMatcher } from '../../src/classics/tq/evidence.js';
 import { cjkGrams, englishTerms, normalize, pinyinSyllables, questionTerms, terms } from '../../src/classics/text.js';
 
@@ -23,6 +23,22 @@ describe('normalisation', () => {
     expect(cjkGrams('道可道')).toEqual(['道', '道可', '可', '可道', '道']);
     expect(terms('非常道')).toContain('非常');
     expect(terms('非常道')).toContain('常道');
+  });
+});
+
+describe('kthLargest', () => {
+  it('finds the k-th largest of values with many ties, as a full sort does', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let round = 0; round < 2_000; round++) {
+      const n = 1 + Math.floor(next() * 200);
+      // Few distinct values in some rounds (ties everywhere), many in others.
+      const spread = round % 3 === 0 ? 3 : 1_000;
+      const values = Float64Array.from({ length: n }, () => Math.floor(next() * spread) / 7);
+      const k = 1 + Math.floor(next() * n);
+      const sorted = Float64Array.from(values).sort();
+      expect(kthLargest(Float64Array.from(values), k)).toBe(sorted[n - k]);
+    }
   });
 });
 

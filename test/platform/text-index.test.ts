@@ -47,6 +47,10 @@ function agree<T extends { id: string }>(docs: T[], options: TextIndexOptions<T>
       q,
     ).toEqual(want.map((r) => String(r.id)));
     got.forEach((h, i) => expect(h.score, `${q} / ${h.id}`).toBeCloseTo(want[i]!.score, 10));
+    // The unsorted matches are the same documents and scores, in the order first matched.
+    const { ordinals, scores } = index.matches(q, search);
+    const sorted = ordinals.map((ordinal, i) => ({ ordinal, score: scores[i]! })).sort((a, b) => b.score - a.score);
+    expect(sorted, q).toEqual(index.rankedOrdinals(q, search));
     compared += want.length;
   }
   return compared;

@@ -215,7 +215,7 @@ export class QuoteMatcher {
    * these passages, and one of them has it with one character changed (上善若火 and 上善若水).
    */
   alteredIn(passageIds: string[]): boolean {
-    const texts = passageIds.map((id) => this.retrieval.textOf(id).replace(/[^\p{Script=Han}]+/gu, ''));
+    const texts = passageIds.map((id) => this.retrieval.hanTextOf(id));
     return this.clauses.some((clause) => !texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t)));
   }
 
@@ -226,7 +226,7 @@ export class QuoteMatcher {
    */
   carries(passageId: string): boolean {
     if (this.clauses.length) {
-      const text = this.retrieval.textOf(passageId).replace(/[^\p{Script=Han}]+/gu, '');
+      const text = this.retrieval.hanTextOf(passageId);
       const received = asReceived(text);
       if (this.clauses.every((clause) => received.includes(asReceived(clause)) || oneLeftOut(clause, text))) return true;
     }
