@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { TextIndex, type TextIndexOptions } from '../platform/text-index.js';
 import type { Knowledge } from './packs.js';
 import type { Concept, Passage, Situation, Tradition } from './model.js';
-import { cjkGrams, englishTerms, type Lexicon, MODERN_WORDS, normalize, pinyinSyllables, questionTerms, STOP, terms } from './text.js';
+import { analyseQuestion, cjkGrams, englishTerms, isCjk, isFunctionCharacter, type Lexicon, MODERN_WORDS, normalize, pinyinSyllables, questionTerms, STOP, terms } from './text.js';
 
 export interface RetrievalScope {
   /** Pack ids to search; undefined means every pack. */
@@ -513,6 +513,10 @@ export class Retrieval {
     if (!queryTerms.length) return [];
     const weights = queryTerms.map((t) => (t.startsWith('syn:') ? 3 : this.idf(t)));
     const total = weights.reduce((a, b) => a + b, 0);
+    // A question's content (contentTerms given) is weighed with its Han text by character; a
+    // whole text without them (a runtime mode's query) term by term.
+    const nonHan = queryTerms.flatMap((t, i) => (isCjk(t) ? [] : [i]));
+    const byCharacter = contentTerms ? this.situationCoverage(text, nonHan.map((i) => queryTerms[i]!), nonHan.map((i) => weights[i]!)) : undefined;
     return this.situationIndex
       // The groups' one-character words (知, 言) are classical bridges to passages, not how a
       // situation is phrased: only the others widen this search.
@@ -520,7 +524,7 @@ export class Retrieval {
       .slice(0, 20)
       .map((r) => {
         const own = this.situationTerms.get(r.id as string)!;
-        const coverage = queryTerms.reduce((sum, t, i) => sum + (own.has(t) ? weights[i]! : 0), 0) / (total || 1);
+        const coverage = byCharacter ? byCharacter(own) : queryTerms.reduce((sum, t, i) => sum + (own.has(t) ? weights[i]! : 0), 0) / (total || 1);
         // How many of the text's terms the situation shares: one rare word alone ("car" in
         // "change the oil in my car" and in "others buy houses and cars") is no situation.
         const matched = queryTerms.filter((t) => own.has(t)).length;
@@ -529,6 +533,30 @@ export class Retrieval {
       .sort((a, b) => b.coverage - a.coverage || b.score - a.score || a.situation.id.localeCompare(b.situation.id))
       .slice(0, limit)
       .map(({ situation, coverage, matched }) => ({ situation, coverage, matched }));
+  }
+
+  /**
+   * The share of a question's content a situation holds, with its Han text weighed as the
+   * evidence floor weighs a passage's (see QuestionMatcher): by character, so that the seams
+   * between its words (司干 in 公司干了, 让领 in 全让领导), which no situation has, weigh nothing
+   * of their own; a character counts as held when a term holding it is in the situation. English
+   * words and the synonym groups mentioned weigh as they do term by term.
+   */
+  private situationCoverage(text: string, others: string[], otherWeights: number[]): (own: Set<string>) => number {
+    const { chars, spans } = analyseQuestion(text, this.lexicon);
+    const weight = chars.map((c) => (isFunctionCharacter(c) ? 0 : this.idf(c)));
+    const counted = [...new Set(spans.flatMap((sp) => sp.at))];
+    const total = counted.reduce((sum, i) => sum + weight[i]!, 0) + otherWeights.reduce((a, b) => a + b, 0);
+    return (own) => {
+      const held = new Set<number>();
+      for (const sp of spans) if (own.has(sp.term)) for (const i of sp.at) held.add(i);
+      let sum = 0;
+      for (const i of held) sum += weight[i]!;
+      others.forEach((t, k) => {
+        if (own.has(t)) sum += otherWeights[k]!;
+      });
+      return total > 0 ? sum / total : 0;
+    };
   }
 
   /**

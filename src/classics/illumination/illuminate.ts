@@ -164,7 +164,9 @@ export function illuminate(input: { query: string; minimal_context?: string }, l
   // A question that does not read as personal must match a situation more closely.
   const matched = lib.retrieval.matchSituations(full, 1, contentTerms(full))[0];
   const floor = intent.kind === 'situational' || input.minimal_context ? SITUATION_FLOOR : 0.5;
-  const situation = matched && matched.coverage >= floor ? matched.situation : undefined;
+  // One word shared with a situation (什么是良知 and the situation of witnessing wrongdoing, which
+  // speaks of 良知) is no situation told, whatever share of a short question it is.
+  const situation = matched && matched.coverage >= floor && (intent.kind === 'situational' || input.minimal_context || matched.matched >= 2) ? matched.situation : undefined;
 
   const context = {
     surface_question: input.query,

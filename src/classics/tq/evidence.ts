@@ -311,6 +311,27 @@ const OUTSIDE_WORKS = /系辞|繫辭|大传|文言传?|说卦|序卦|杂卦|十�
 /** Whether a question names one of the works beside the classics that these packs do not hold. */
 export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.test(question);
 
+/**
+ * Later commentators and translators of the classics, whose readings these packs do not hold
+ * (Wang Bi on the Daodejing, He Yan on the Analects, Kumarajiva's translation). Zhu Xi is not
+ * among them: the Chuanxilu argues with his readings at length.
+ */
+const COMMENTATORS = '王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu';
+const COMMENTATOR_READING = new RegExp(
+  `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本)|(?:according to|in) (${COMMENTATORS})\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
+  'iu',
+);
+
+/**
+ * The commentators or translators whose reading a question asks for (王弼注…怎么解释, Wang Bi's
+ * commentary): what they wrote is not in these packs, so only a passage that names them could
+ * speak to it.
+ */
+export function commentatorsAsked(question: string): string[] {
+  const m = COMMENTATOR_READING.exec(normalize(question));
+  return m ? [(m[1] ?? m[2] ?? m[3])!] : [];
+}
+
 /** Whether a question asks someone's age ("at what age did Laozi die", 孔子活了多少岁). */
 export function asksAge(question: string): boolean {
   return /\bat what age\b|\bhow old (?:was|were|is|did|had)\b|\bwhat age (?:was|were|did|had)\b|\bage (?:at|of) (?:his|her|their) death\b|\bhow long did [a-z ]{1,30} live\b|多大(?:年纪|岁数)?(?:时|的时候)?(?:去世|死|过世|逝世|离世)|(?:享年|终年|活了|活到|寿命)(?:多少|几|多大)|几岁|多少岁|多大岁数|多大年纪/u.test(question);
@@ -405,6 +426,8 @@ export const RELEVANCE_FLOOR = 0.5;
 export const RELEVANCE_FLOOR_NAMED = 0.3;
 /** How much of the question a situation's own phrasings must share to speak for it. */
 export const SITUATION_FLOOR = 0.28;
+/** The most relevance a passage reached through a situation takes (see selectEvidence). */
+const SITUATION_RELEVANCE_CAP = 0.5;
 
 export function scopeFor(intent: Intent, requested: RetrievalScope): RetrievalScope {
   if (requested.packIds || requested.traditions) return requested;
@@ -529,8 +552,11 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // one yang is called the Dao") is evidenced only by a passage that has the line itself: an
   // English rendering that merely shares its words (yin, yang, Dao) is not that line.
   const outside = namesOutsideWork(intent.question ?? intent.content);
+  // A question on how a later commentator read a line (王弼注…怎么解释) needs a passage naming them.
+  const commentators = commentatorsAsked(intent.question ?? intent.content);
+  const namesCommentator = (p: Passage) => commentators.every((name) => retrieval.textOf(p.id).includes(name) || normalize(p.en ?? '').includes(name));
   const quoted = (p: Passage) =>
-    (!quotes.length || genuine.some((q) => (!outside || q.floor === QUOTE_FLOOR) && q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en)) && (!age || statesAge(retrieval.textOf(p.id), p.en));
+    (!quotes.length || genuine.some((q) => (!outside || q.floor === QUOTE_FLOOR) && q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en)) && (!age || statesAge(retrieval.textOf(p.id), p.en)) && namesCommentator(p);
   // A passage the question points to is evidence, unless the question quotes a classical line
   // that neither it nor any other passage has (坤卦里“积善之家…”是哪一爻: the line is from a
   // commentary these texts do not hold).
@@ -609,11 +635,14 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     chosen.set(c.passage.id, c);
   }
   // A question that describes a life situation reaches the passages that situation rests on.
+  // They speak to it through the situation, not in its own words: however closely the situation
+  // matches, they weigh no more than SITUATION_RELEVANCE_CAP, so that their claims do not crowd
+  // out those of passages matched on the question's own words when claims are weighed.
   for (const { situation, coverage } of situations) {
     for (const view of Object.values(situation.perspectives)) {
       for (const id of view?.passage_ids ?? []) {
         const p = k.passageById.get(id);
-        if (p && inScope(p) && quoted(p) && !chosen.has(p.id) && chosen.size < max) chosen.set(p.id, { passage: p, basis: 'situation', relevance: coverage });
+        if (p && inScope(p) && quoted(p) && !chosen.has(p.id) && chosen.size < max) chosen.set(p.id, { passage: p, basis: 'situation', relevance: Math.min(coverage, SITUATION_RELEVANCE_CAP) });
       }
     }
   }

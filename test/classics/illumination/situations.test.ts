@@ -52,6 +52,26 @@ describe('illumination over the packs\u2019 situations', () => {
     expect(matched).toBeGreaterThanOrEqual(Math.floor(situations.length * 0.8));
   });
 
+  it('reads worry about the future that keeps one awake as that, not as fear of death', () => {
+    expect(illuminate({ query: '我总是担心未来，晚上睡不着' }, lib, 'q').context.situation_id).toBe('situation.anxiety.uncertain-future');
+  });
+
+  it('meets regret over old mistakes with the passages on correcting them', () => {
+    const answer = illuminate({ query: '以前做错的事总在脑子里转，一想起来就懊悔，放不下' }, lib, 'q');
+    expect(answer.context.situation_id).toBe('situation.failure.regret-past-mistakes');
+    expect(answer.perspectives.find((p) => p.tradition === 'yangming')?.evidence_ids).toEqual(['cxl.106']);
+  });
+
+  it('meets a parent who will not take advice, and tempting money from a dubious job, with their own passages', () => {
+    const parent = illuminate({ query: '我爸要把积蓄借给一个不靠谱的亲戚，我劝了好几次他都不听，还冲我发火' }, lib, 'q');
+    expect(parent.abstention).toBeNull();
+    expect(parent.context.situation_id).toBe('situation.family.parent-wont-listen');
+    expect(parent.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.4.18']);
+    const money = illuminate({ query: 'The pay is great but I think the business cheats its customers, and I really need the money' }, lib, 'q');
+    expect(money.abstention).toBeNull();
+    expect(money.context.situation_id).toBe('situation.ethics.tempting-money');
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);

@@ -3,7 +3,7 @@ import { openLibrary, type Library } from '../../../src/classics/library.js';
 import type { Claim } from '../../../src/classics/model.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust } from '../../../src/classics/tq/claims.js';
 import { validateCitations } from '../../../src/classics/tq/citations.js';
-import { altered, askingSentence, asksAge, contentTerms, countedOf, namesOutsideWork, oneLeftOut, QuestionMatcher, quotesOf, selectEvidence, statesAge } from '../../../src/classics/tq/evidence.js';
+import { altered, askingSentence, asksAge, commentatorsAsked, contentTerms, countedOf, namesOutsideWork, oneLeftOut, QuestionMatcher, quotesOf, selectEvidence, statesAge } from '../../../src/classics/tq/evidence.js';
 import { pinyinSpelledOut } from '../../../src/classics/pinyin-lines.js';
 import { normalize } from '../../../src/classics/text.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
@@ -414,6 +414,30 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(statesAge('如来灭后，后五百岁，有持戒修福者')).toBe(false);
     expect(evidenceFor('How and at what age did Laozi die?').evidence).toEqual([]);
     expect(evidenceFor('At what age did Confucius say he stood firm?').evidence.map((e) => e.passage.locator)).toContain('Analects 2.4');
+  });
+
+  it("answers how a later commentator read a line only from a passage that names them", () => {
+    expect(commentatorsAsked('王弼注《老子》的时候，“玄之又玄”是怎么解释的？')).toEqual(['王弼']);
+    expect(commentatorsAsked("What does Wang Bi's commentary say about chapter 1?")).toEqual(['wang bi']);
+    expect(commentatorsAsked('玄之又玄是什么意思？')).toEqual([]);
+    expect(evidenceFor('王弼注《老子》的时候，“玄之又玄”是怎么解释的？').evidence).toEqual([]);
+    // Zhu Xi is no such commentator here: the Chuanxilu argues with his reading of 格物.
+    expect(evidenceFor('王阳明怎么看朱熹对格物的解释？').evidence.map((e) => e.passage.packId)).toContain('chuanxilu');
+  });
+
+  it('weighs Han text by character when matching a situation, so the seams between words weigh nothing', () => {
+    const text = '我在公司干了一大堆活，功劳全让领导拿去了，年终评优也没我。心里特别憋屈，觉得没人认可我。';
+    const [best] = lib.retrieval.matchSituations(text, 1, contentTerms(text));
+    expect(best?.situation.id).toBe('situation.work.credit-taken');
+    expect(best!.coverage).toBeGreaterThanOrEqual(0.28);
+    // A text of words no situation has still matches none of them closely.
+    const bread = 'I want to bake sourdough bread but my starter keeps dying';
+    expect(lib.retrieval.matchSituations(bread, 1, contentTerms(bread))[0]?.coverage ?? 0).toBeLessThan(0.28);
+  });
+
+  it('finds the hexagrams of adversity for a plight put in modern words', () => {
+    const locators = evidenceFor('考研又挂了，感觉走投无路。易经有没有讲人处在困境里该怎么办的卦？').evidence.map((e) => e.passage.locator);
+    expect(locators.some((l) => l.startsWith('Yijing 47 ') || l.startsWith('Yijing 39 '))).toBe(true);
   });
 
   it('takes no English rendering for a line quoted from a work these packs do not hold', () => {
