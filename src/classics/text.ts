@@ -44,7 +44,17 @@ const IRREGULAR: Record<string, string> = {
  * Contractions as their words (isn't -> is not, he'd -> he): otherwise "isn't" leaves the
  * non-word "isn" and "don't" the name-like "don". Curly apostrophes count as straight ones.
  */
+/**
+ * Contractions typed without the apostrophe ("i cant sleep", "isnt it", "im"), read as typed with
+ * it: otherwise they weigh as words no passage has.
+ */
+const BARE_CONTRACTION = /\b(?:(ca|wo|do|does|did|is|are|was|were|would|could|should|have|has|had)nt|(i)m|(i|you|we|they)(?:ve|re)|(that|what|he|she)s)\b/g;
+const BARE_BASE: Record<string, string> = { ca: 'can', wo: 'will' };
+
 function expandContractions(text: string): string {
+  text = text.replace(BARE_CONTRACTION, (whole, not?: string, i?: string, person?: string, s?: string) =>
+    not ? `${BARE_BASE[not] ?? not} not` : (i ?? person ?? s ?? whole),
+  );
   if (!text.includes("'") && !text.includes('\u2019')) return text;
   return text
     .replace(/\u2019/g, "'")

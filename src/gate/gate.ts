@@ -98,6 +98,14 @@ const QUESTION_EN = /\?\s*$|^(is|are|does|do|did|what|how|why|when|where|which|w
  * A sincere question about a misreading ("is wu wei the same as laziness?") is answered with the
  * correction; only the misreading asserted as fact is blocked.
  */
+/**
+ * The text with what it quotes blanked: a line a question quotes ("give me a few more years" in
+ * Analects 7.17) is the text's words, not a request the asker makes. Single quotes count only
+ * when they stand apart from letters, so an apostrophe (don't) opens no quotation.
+ */
+const QUOTATION = /“[^”]{1,160}”|「[^」]{1,160}」|『[^』]{1,160}』|‘[^’]{1,160}’|"[^"\n]{1,160}"|(?<![a-z0-9])'[^'\n]{2,160}'(?![a-z0-9])/g;
+const withoutQuotations = (n: string) => n.replace(QUOTATION, ' ');
+
 export const isQuestion = (normalized: string) => QUESTION_ZH.test(normalized) || QUESTION_EN.test(normalized.trim());
 
 const ALLOWED: GateVerdict = { allowed: true, category: null, ruleId: null, message: null };
@@ -169,7 +177,7 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
       // domains, also a plain question that never touches the classics.
       if (!aboutText?.test(n)) {
         const domain = domains.find((d) => d.pattern.test(n));
-        const asks = domain && (personalRequest?.test(n) || (domain.unanchored && isQuestion(n) && !reflective?.test(n) && !anchored.test(n)));
+        const asks = domain && (personalRequest?.test(withoutQuotations(n)) || (domain.unanchored && isQuestion(n) && !reflective?.test(n) && !anchored.test(n)));
         if (asks) return { allowed: false, category: domain.category, ruleId: domain.id, message: message(domain.category, lang) };
       }
       // A misreading asserted as fact, or a concept of the classics used to justify an act.

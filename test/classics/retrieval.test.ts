@@ -26,6 +26,14 @@ describe('normalisation', () => {
   });
 });
 
+describe('contractions typed without the apostrophe', () => {
+  it('are read as typed with it, not as words no passage has', () => {
+    expect(englishTerms(normalize('i cant sleep and isnt it normal'))).toEqual(englishTerms(normalize("i can't sleep and isn't it normal")));
+    expect(englishTerms(normalize('im tired, thats all'))).toEqual(englishTerms(normalize("i'm tired, that's all")));
+    expect(englishTerms(normalize('i cant sleep'))).toEqual(['not', 'sleep']);
+  });
+});
+
 describe('kthLargest', () => {
   it('finds the k-th largest of values with many ties, as a full sort does', () => {
     let seed = 11;

@@ -261,7 +261,11 @@ export function romanisationRemoved(n: string): string {
 }
 
 const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|vs\.?|same as|similar|both)\b|比较|区别|异同|不同|相同|一样|和.{1,12}(有什么|的)?(区别|不同|异同)|一回事|怎么看待.{0,4}(和|与)/;
-const SITUATIONAL = /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|自己/;
+/**
+ * A question about one's own life: the first person, or (Chinese often leaves the subject out)
+ * a report of one's recent days and strain (最近工作压力大……晚上睡不着，怎么办).
+ */
+const SITUATIONAL = /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|自己|^(?:最近|这段时间|这阵子|这几天)|压力(?:很|太|好|特别|挺)?大|睡不着|失眠/;
 
 export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): Intent {
   const n = normalize(query);

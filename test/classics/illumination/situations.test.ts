@@ -72,6 +72,15 @@ describe('illumination over the packs\u2019 situations', () => {
     expect(money.context.situation_id).toBe('situation.ethics.tempting-money');
   });
 
+  it('meets no time to learn for work, and a late father\'s business, with their own passages', () => {
+    const busy = illuminate({ query: '每天文件审批开会，忙得根本没时间读书修身，只能等退休吗' }, lib, 'q');
+    expect(busy.context.situation_id).toBe('situation.work.no-time-to-learn');
+    expect(busy.perspectives.find((p) => p.tradition === 'yangming')?.evidence_ids).toEqual(['cxl.218']);
+    const legacy = illuminate({ query: '我爸走后留下一间小店，我想按自己的想法全改掉，又怕对不起他' }, lib, 'q');
+    expect(legacy.context.situation_id).toBe('situation.grief.parents-legacy');
+    expect(legacy.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.1.11', 'lunyu.4.20']);
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);

@@ -23,6 +23,11 @@ const evidenceFor = (q: string) => {
 };
 
 describe('Intent', () => {
+  it('reads a report of one\'s recent days as a situation even without the first person', () => {
+    expect(intentOf('最近工作压力大，脑子停不下来，晚上躺着睡不着，怎么办').kind).toBe('situational');
+    expect(intentOf('上善若水是什么意思').kind).not.toBe('situational');
+  });
+
   it('reads the language and the kind of question', () => {
     expect(intentOf('上善若水是什么意思').lang).toBe('zh');
     expect(intentOf('What does Analects 2.4 say?')).toMatchObject({ lang: 'en', kind: 'textual' });
