@@ -337,6 +337,19 @@ export function asksAge(question: string): boolean {
   return /\bat what age\b|\bhow old (?:was|were|is|did|had)\b|\bwhat age (?:was|were|did|had)\b|\bage (?:at|of) (?:his|her|their) death\b|\bhow long did [a-z ]{1,30} live\b|多大(?:年纪|岁数)?(?:时|的时候)?(?:去世|死|过世|逝世|离世)|(?:享年|终年|活了|活到|寿命)(?:多少|几|多大)|几岁|多少岁|多大岁数|多大年纪/u.test(question);
 }
 
+/** Whether a question asks in which year something happened (王阳明哪一年提出知行合一, in what year). */
+export function asksYear(question: string): boolean {
+  return /哪一年|哪年|什么年份|\b(?:what|which) year\b/u.test(question);
+}
+
+/** A reign year or a dated year (正德三年, 元年, 1508, in the year of): not a span of years (三年之丧). */
+const YEAR_WORDS = /元年|(?:正德|嘉靖|弘治|成化|贞观|开元|永乐|洪武|万历)[一二三四五六七八九十]*年|[甲乙丙丁戊己庚辛壬癸][子丑寅卯辰巳午未申酉戌亥]|\b1[0-9]{3}\b|\bin the year\b/u;
+
+/** Whether a passage (its text or its English rendering) dates something to a year. */
+export function statesYear(text: string, en?: string): boolean {
+  return YEAR_WORDS.test(text) || YEAR_WORDS.test((en ?? '').toLowerCase());
+}
+
 const NUMBER_EN = 'fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|\\d+';
 const AGE_WORDS = new RegExp(`(?<![百千万])[十二三四五六七八九]+(?![百千万])(?:有[一二三四五六七八九])?(?:岁|而|以)|年[十二三四五六七八九]+|\\b(?:at|age of|aged|reached|turned) (?:${NUMBER_EN})\\b|\\b(?:${NUMBER_EN}) years? (?:old|of age)\\b`, 'u');
 
@@ -545,6 +558,8 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const colour = asksColour(intent.question ?? intent.content);
   // One that asks someone's age (at what age did Laozi die) only by a passage that states an age.
   const age = asksAge(intent.question ?? intent.content);
+  // One that asks the year something happened only by a passage that dates something.
+  const year = asksYear(intent.question ?? intent.content);
   // The quoted classical lines (Han, not modern wording): editions differ in punctuation but not
   // in words, unlike English renderings, which differ from translator to translator.
   const classical = genuine.filter((q) => q.floor === QUOTE_FLOOR);
@@ -556,7 +571,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const commentators = commentatorsAsked(intent.question ?? intent.content);
   const namesCommentator = (p: Passage) => commentators.every((name) => retrieval.textOf(p.id).includes(name) || normalize(p.en ?? '').includes(name));
   const quoted = (p: Passage) =>
-    (!quotes.length || genuine.some((q) => (!outside || q.floor === QUOTE_FLOOR) && q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en)) && (!age || statesAge(retrieval.textOf(p.id), p.en)) && namesCommentator(p);
+    (!quotes.length || genuine.some((q) => (!outside || q.floor === QUOTE_FLOOR) && q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en)) && (!age || statesAge(retrieval.textOf(p.id), p.en)) && (!year || statesYear(retrieval.textOf(p.id), p.en)) && namesCommentator(p);
   // A passage the question points to is evidence, unless the question quotes a classical line
   // that neither it nor any other passage has (坤卦里“积善之家…”是哪一爻: the line is from a
   // commentary these texts do not hold).

@@ -3,7 +3,7 @@ import { openLibrary, type Library } from '../../../src/classics/library.js';
 import type { Claim } from '../../../src/classics/model.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust } from '../../../src/classics/tq/claims.js';
 import { validateCitations } from '../../../src/classics/tq/citations.js';
-import { altered, askingSentence, asksAge, commentatorsAsked, contentTerms, countedOf, namesOutsideWork, oneLeftOut, QuestionMatcher, quotesOf, selectEvidence, statesAge } from '../../../src/classics/tq/evidence.js';
+import { altered, askingSentence, asksAge, asksYear, commentatorsAsked, contentTerms, countedOf, namesOutsideWork, oneLeftOut, QuestionMatcher, quotesOf, selectEvidence, statesAge, statesYear } from '../../../src/classics/tq/evidence.js';
 import { pinyinSpelledOut } from '../../../src/classics/pinyin-lines.js';
 import { normalize } from '../../../src/classics/text.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
@@ -419,6 +419,16 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(statesAge('如来灭后，后五百岁，有持戒修福者')).toBe(false);
     expect(evidenceFor('How and at what age did Laozi die?').evidence).toEqual([]);
     expect(evidenceFor('At what age did Confucius say he stood firm?').evidence.map((e) => e.passage.locator)).toContain('Analects 2.4');
+  });
+
+  it('answers the year something happened only from a passage that dates something', () => {
+    expect(asksYear('王阳明第一次提出“知行合一”是哪一年？')).toBe(true);
+    expect(asksYear('In what year was Laozi born?')).toBe(true);
+    expect(asksYear('三年之丧是什么意思？')).toBe(false);
+    // A span of years (三年无改) dates nothing.
+    expect(statesYear('三年无改于父之道')).toBe(false);
+    expect(statesYear('正德三年，先生在龙场')).toBe(true);
+    expect(evidenceFor('王阳明第一次提出“知行合一”是哪一年？在哪个书院讲的？').evidence).toEqual([]);
   });
 
   it("answers how a later commentator read a line only from a passage that names them", () => {
