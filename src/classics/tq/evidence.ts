@@ -313,10 +313,11 @@ export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.tes
 
 /**
  * Later commentators and translators of the classics, whose readings these packs do not hold
- * (Wang Bi on the Daodejing, He Yan on the Analects, Kumarajiva's translation). Zhu Xi is not
- * among them: the Chuanxilu argues with his readings at length.
+ * (Wang Bi on the Daodejing, He Yan on the Analects, Kumarajiva's translation). Zhu Xi himself
+ * is not among them, since the Chuanxilu argues with his readings at length; his commentary on
+ * the Analects, named as a book (论语集注), is.
  */
-const COMMENTATORS = '王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu';
+const COMMENTATORS = '论语集注|四书章句集注|四书集注|王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu';
 const COMMENTATOR_READING = new RegExp(
   `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本)|(?:according to|in) (${COMMENTATORS})\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
   'iu',

@@ -435,6 +435,7 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(commentatorsAsked('王弼注《老子》的时候，“玄之又玄”是怎么解释的？')).toEqual(['王弼']);
     expect(commentatorsAsked("What does Wang Bi's commentary say about chapter 1?")).toEqual(['wang bi']);
     expect(commentatorsAsked('玄之又玄是什么意思？')).toEqual([]);
+    expect(commentatorsAsked('朱熹在《论语集注》里是怎么解释“克己复礼”的？')).toEqual(['论语集注']);
     expect(evidenceFor('王弼注《老子》的时候，“玄之又玄”是怎么解释的？').evidence).toEqual([]);
     // Zhu Xi is no such commentator here: the Chuanxilu argues with his reading of 格物.
     expect(evidenceFor('王阳明怎么看朱熹对格物的解释？').evidence.map((e) => e.passage.packId)).toContain('chuanxilu');
