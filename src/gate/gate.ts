@@ -95,10 +95,6 @@ const QUESTION_ZH = /[?]|(吗|呢|么)\s*[.!。！]?$|是不是|是否|有没有
 const QUESTION_EN = /\?\s*$|^(is|are|does|do|did|what|how|why|when|where|which|who|can|could|should|would|was|were|isn't|doesn't)\b/;
 
 /**
- * A sincere question about a misreading ("is wu wei the same as laziness?") is answered with the
- * correction; only the misreading asserted as fact is blocked.
- */
-/**
  * The text with what it quotes blanked: a line a question quotes ("give me a few more years" in
  * Analects 7.17) is the text's words, not a request the asker makes. Single quotes count only
  * when they stand apart from letters, so an apostrophe (don't) opens no quotation.
@@ -106,6 +102,10 @@ const QUESTION_EN = /\?\s*$|^(is|are|does|do|did|what|how|why|when|where|which|w
 const QUOTATION = /“[^”]{1,160}”|「[^」]{1,160}」|『[^』]{1,160}』|‘[^’]{1,160}’|"[^"\n]{1,160}"|(?<![a-z0-9])'[^'\n]{2,160}'(?![a-z0-9])/g;
 const withoutQuotations = (n: string) => n.replace(QUOTATION, ' ');
 
+/**
+ * A sincere question about a misreading ("is wu wei the same as laziness?") is answered with the
+ * correction; only the misreading asserted as fact is blocked.
+ */
 export const isQuestion = (normalized: string) => QUESTION_ZH.test(normalized) || QUESTION_EN.test(normalized.trim());
 
 const ALLOWED: GateVerdict = { allowed: true, category: null, ruleId: null, message: null };
