@@ -81,6 +81,15 @@ const WORD = /[a-z0-9]+/g;
  * traditional characters to simplified (無為 and 无为 meet), lower case, diacritics removed from
  * Latin letters (pinyin tones, Röntgen).
  */
+/**
+ * The text with what it quotes blanked: a quoted line ("give me a few more years" in Analects
+ * 7.17; 'what should I do?') is the text's words, not the asker's request or story. Single
+ * quotes count only when they stand apart from letters, so an apostrophe (don't, there's)
+ * neither opens nor closes one.
+ */
+const QUOTATION = /“[^”]{1,160}”|「[^」]{1,160}」|『[^』]{1,160}』|"[^"\n]{1,160}"|(?<![\p{L}\p{N}])['‘](?:[^'‘’\n]|(?<=\p{L})['’](?=\p{L})){2,160}?['’](?![\p{L}\p{N}])/gu;
+export const withoutQuotations = (text: string) => text.replace(QUOTATION, ' ');
+
 export function normalize(text: string): string {
   const short = text.length <= MEMO_MAX_LENGTH;
   const known = short ? recent.get(text) : undefined;

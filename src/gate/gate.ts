@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalize } from '../classics/text.js';
+import { normalize, withoutQuotations } from '../classics/text.js';
 
 /** The Gate's rule file (packs/classics/core/gate-rules.json). */
 export const GateRulesFile = z.object({
@@ -22,6 +22,8 @@ export const GateRulesFile = z.object({
   misreadingPatterns: z.array(z.object({ misreading: z.string().min(1), patterns: z.array(z.string().min(1)).min(1) })).optional(),
   /** Acting on a reading ("所以…可以", "so I can", "help me argue"): with a concept named, a misreading used as a premise. */
   misreadingJustification: z.string().min(1).optional(),
+  /** A request to build on what was just said ("在这个基础上帮我写"): it blocks only a stated misreading, never a concept's bare name. */
+  misreadingPremise: z.string().min(1).optional(),
   /** A request for a personal decision, verdict or service ("should I", "帮我", "你看行不行"). */
   personalRequest: z.string().min(1).optional(),
   /** Asking what a text says ("what does … say", "什么意思"): a question about the classics. */
@@ -94,13 +96,6 @@ export interface Gate {
 const QUESTION_ZH = /[?]|(吗|呢|么)\s*[.!。！]?$|是不是|是否|有没有|难道|怎么理解|如何理解|什么意思|怎么看|何谓|^(什么是|为什么|为何|怎么|如何|哪些)/;
 const QUESTION_EN = /\?\s*$|^(is|are|does|do|did|what|how|why|when|where|which|who|can|could|should|would|was|were|isn't|doesn't)\b/;
 
-/**
- * The text with what it quotes blanked: a line a question quotes ("give me a few more years" in
- * Analects 7.17) is the text's words, not a request the asker makes. Single quotes count only
- * when they stand apart from letters, so an apostrophe (don't) opens no quotation.
- */
-const QUOTATION = /“[^”]{1,160}”|「[^」]{1,160}」|『[^』]{1,160}』|‘[^’]{1,160}’|"[^"\n]{1,160}"|(?<![a-z0-9])'[^'\n]{2,160}'(?![a-z0-9])/g;
-const withoutQuotations = (n: string) => n.replace(QUOTATION, ' ');
 
 /**
  * A sincere question about a misreading ("is wu wei the same as laziness?") is answered with the
@@ -146,6 +141,7 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
     .filter((t) => t.text.length > 0)
     .map((t) => ({ ...t, test: termMatcher(t.text) }));
   const justification = rules.misreadingJustification ? new RegExp(rules.misreadingJustification, 'u') : undefined;
+  const premise = rules.misreadingPremise ? new RegExp(rules.misreadingPremise, 'u') : undefined;
   const personalRequest = rules.personalRequest ? new RegExp(rules.personalRequest, 'u') : undefined;
   const aboutText = rules.aboutText ? new RegExp(rules.aboutText, 'u') : undefined;
   const reflective = rules.reflective ? new RegExp(rules.reflective, 'u') : undefined;
@@ -189,8 +185,11 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
       };
       const asserted = isQuestion(n) ? undefined : findAssertion();
       const justified = !asserted && justification?.test(n) ? (findAssertion() ?? triggers.find((t) => t.test(n))) : undefined;
+      // "X, right? Write my reading notes on that basis" asks for work resting on X, so X is
+      // asserted even inside a question; "王阳明讲知行合一，在这个基础上帮我写" rests on no misreading.
+      const premised = !asserted && !justified && premise?.test(n) ? findAssertion() : undefined;
       {
-        const hit = asserted ?? justified;
+        const hit = asserted ?? justified ?? premised;
         if (hit) {
           const correction = lang === 'zh' ? hit.rule.correction_zh : hit.rule.correction_en;
           return { allowed: false, category: 'misreading', ruleId: hit.rule.id, message: `${message('misreading', lang)} ${correction}` };

@@ -134,6 +134,14 @@ describe('the Gate engine', () => {
     expect(() => gate({ misreadingPatterns: [{ misreading: 'mis.nope', patterns: ['x'] }] })).toThrow(/mis\.nope/);
   });
 
+  it('blocks work built on a stated misreading even inside a question, but not work built on a concept', () => {
+    const g = gate({ misreadingJustification: '\\bprove it\\b', misreadingPremise: '\\bbuilding on that\\b' });
+    expect(g.evaluate('Wu wei means doing nothing, right? Write my notes building on that.', 'en')).toMatchObject({ allowed: false, category: 'misreading', ruleId: 'mis.test' });
+    expect(g.evaluate('Laozi teaches wu wei, right? Write my notes building on that.', 'en').allowed).toBe(true);
+    // A justification falls back to the concept's name; a premise never does.
+    expect(g.evaluate('Laozi teaches wu wei, prove it.', 'en').allowed).toBe(false);
+  });
+
   it('blocks an unanchored question in a professional domain, but not one about the classics or one asking how to cope', () => {
     const g = gate({ reflective: '\\bcope\\b', domains: [{ id: 'medical.advice', category: 'medical', pattern: '\\bibuprofen\\b', unanchored: true }] });
     expect(g.evaluate('Does ibuprofen help with cramps?', 'en')).toMatchObject({ allowed: false, ruleId: 'medical.advice' });
@@ -204,6 +212,7 @@ describe('the Gate engine', () => {
       reflective: 'r',
       anchors: ['a'],
       misreadingPatterns: [{ misreading: 'mis.test', patterns: ['p'] }],
+      misreadingPremise: 'm',
       domains: [{ id: 'd', category: 'medical', pattern: 'p', unanchored: true }],
       rules: [{ id: 'r', category: 'medical', notes: 'why', patterns: ['p'] }],
     });

@@ -1,6 +1,6 @@
 import type { Knowledge } from '../packs.js';
 import type { Concept, Passage, Tradition } from '../model.js';
-import { englishTerms, languageOf, normalize, PINYIN } from '../text.js';
+import { englishTerms, languageOf, normalize, PINYIN, withoutQuotations } from '../text.js';
 import { locatorName } from '../yijing.js';
 
 export type IntentKind = 'textual' | 'conceptual' | 'comparative' | 'situational';
@@ -263,9 +263,13 @@ export function romanisationRemoved(n: string): string {
 const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|vs\.?|same as|similar|both)\b|比较|区别|异同|不同|相同|一样|和.{1,12}(有什么|的)?(区别|不同|异同)|一回事|怎么看待.{0,4}(和|与)/;
 /**
  * A question about one's own life: the first person, or (Chinese often leaves the subject out)
- * a report of one's recent days and strain (最近工作压力大……晚上睡不着，怎么办).
+ * a report of one's recent days and strain (最近工作压力大……晚上睡不着，怎么办), a clause that
+ * opens on what the asker can't stand or wants (受够了职场，想辞职), or a choice to be made
+ * between people (提谁更好). The first person inside a quotation ('what should I do?') is the
+ * quoted speaker's, not the asker's.
  */
-const SITUATIONAL = /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|自己|^(?:最近|这段时间|这阵子|这几天)|压力(?:很|太|好|特别|挺)?大|睡不着|失眠/;
+const SITUATIONAL =
+  /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|自己|^(?:最近|这段时间|这阵子|这几天)|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)/;
 
 export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): Intent {
   const n = normalize(query);
@@ -282,7 +286,7 @@ export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): 
       ? 'comparative'
       : references.length
         ? 'textual'
-        : SITUATIONAL.test(n)
+        : SITUATIONAL.test(withoutQuotations(n))
           ? 'situational'
           : concepts.length
             ? 'conceptual'

@@ -75,10 +75,22 @@ describe('illumination over the packs\u2019 situations', () => {
   it('meets no time to learn for work, and a late father\'s business, with their own passages', () => {
     const busy = illuminate({ query: '每天文件审批开会，忙得根本没时间读书修身，只能等退休吗' }, lib, 'q');
     expect(busy.context.situation_id).toBe('situation.work.no-time-to-learn');
-    expect(busy.perspectives.find((p) => p.tradition === 'yangming')?.evidence_ids).toEqual(['cxl.218']);
+    expect(busy.perspectives.find((p) => p.tradition === 'yangming')?.evidence_ids).toEqual(['cxl.218', 'cxl.103']);
     const legacy = illuminate({ query: '我爸走后留下一间小店，我想按自己的想法全改掉，又怕对不起他' }, lib, 'q');
     expect(legacy.context.situation_id).toBe('situation.grief.parents-legacy');
     expect(legacy.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.1.11', 'lunyu.4.20']);
+  });
+
+  it('meets being swayed by praise, wanting to leave the world, and blaming a teammate, with their own passages', () => {
+    const praise = illuminate({ query: '上司夸了我一次，之后我一直怕失宠，一被批评就难受好几天' }, lib, 'q');
+    expect(praise.context.situation_id).toBe('situation.anxiety.praise-and-blame');
+    expect(praise.perspectives.find((p) => p.tradition === 'daoist')?.evidence_ids).toEqual(['ddj.13']);
+    const away = illuminate({ query: 'I am so sick of work and people that I want to go live alone in the mountains for good' }, lib, 'q');
+    expect(away.context.situation_id).toBe('situation.decisions.retreat-from-world');
+    expect(away.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.18.6', 'lunyu.8.13']);
+    const blame = illuminate({ query: 'My coworker messed up the launch and I want to blame him publicly, but my boss says look at my own part first' }, lib, 'q');
+    expect(blame.context.situation_id).toBe('situation.work.blame-teammate');
+    expect(blame.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.15.21', 'lunyu.15.15']);
   });
 
   it('answers in the question language', () => {

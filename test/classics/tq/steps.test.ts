@@ -28,6 +28,18 @@ describe('Intent', () => {
     expect(intentOf('上善若水是什么意思').kind).not.toBe('situational');
   });
 
+  it('reads a clause that opens on what the asker has had enough of, or a choice between people, as a situation', () => {
+    expect(intentOf('实在受够了职场，想辞职去山里隐居，孔子会怎么看').kind).toBe('situational');
+    expect(intentOf('一个正直但能力一般，一个聪明但爱搞小圈子，提谁更好').kind).toBe('situational');
+    expect(intentOf('孔子为什么说鸟兽不可与同群').kind).not.toBe('situational');
+  });
+
+  it('does not read the first person inside a quotation as the asker\'s', () => {
+    expect(intentOf("Confucius said something like 'what should I do, there's nothing I can do for him'. Where is that?").kind).not.toBe('situational');
+    expect(intentOf('孔子说“我非生而知之者”，这句在哪一篇？').kind).not.toBe('situational');
+    expect(intentOf("I keep asking 'what should I do?' Where is that in the Analects?").kind).toBe('situational');
+  });
+
   it('reads the language and the kind of question', () => {
     expect(intentOf('上善若水是什么意思').lang).toBe('zh');
     expect(intentOf('What does Analects 2.4 say?')).toMatchObject({ lang: 'en', kind: 'textual' });
