@@ -335,7 +335,7 @@ export function commentatorsAsked(question: string): string[] {
 
 /** Whether a question asks someone's age ("at what age did Laozi die", 孔子活了多少岁). */
 export function asksAge(question: string): boolean {
-  return /\bat what age\b|\bhow old (?:was|were|is|did|had)\b|\bwhat age (?:was|were|did|had)\b|\bage (?:at|of) (?:his|her|their) death\b|\bhow long did [a-z ]{1,30} live\b|多大(?:年纪|岁数)?(?:时|的时候)?(?:去世|死|过世|逝世|离世)|(?:享年|终年|活了|活到|寿命)(?:多少|几|多大)|几岁|多少岁|多大岁数|多大年纪/u.test(question);
+  return /\bat what age\b|\bhow old (?:exactly |precisely |really )?(?:was|were|is|did|had)\b|\bwhat age (?:was|were|did|had)\b|\bage (?:at|of) (?:his|her|their) death\b|\bhow long did [a-z ]{1,30} live\b|多大(?:年纪|岁数)?(?:时|的时候)?(?:去世|死|过世|逝世|离世)|(?:享年|终年|活了|活到|寿命)(?:多少|几|多大)|几岁|多少岁|多大岁数|多大年纪/u.test(question);
 }
 
 /** Whether a question asks in which year something happened (王阳明哪一年提出知行合一, in what year). */
@@ -571,16 +571,20 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // A question on how a later commentator read a line (王弼注…怎么解释) needs a passage naming them.
   const commentators = commentatorsAsked(intent.question ?? intent.content);
   const namesCommentator = (p: Passage) => commentators.every((name) => retrieval.textOf(p.id).includes(name) || normalize(p.en ?? '').includes(name));
-  const quoted = (p: Passage) =>
-    (!quotes.length || genuine.some((q) => (!outside || q.floor === QUOTE_FLOOR) && q.carries(p.id))) && (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en)) && (!age || statesAge(retrieval.textOf(p.id), p.en)) && (!year || statesYear(retrieval.textOf(p.id), p.en)) && namesCommentator(p);
+  // What the question asks of any passage (a count, a colour, an age, a year, a commentator), and
+  // then what it asks of a passage found by its words: the line it quotes.
+  const fits = (p: Passage) =>
+    (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en)) && (!age || statesAge(retrieval.textOf(p.id), p.en)) && (!year || statesYear(retrieval.textOf(p.id), p.en)) && namesCommentator(p);
+  const quoted = (p: Passage) => (!quotes.length || genuine.some((q) => (!outside || q.floor === QUOTE_FLOOR) && q.carries(p.id))) && fits(p);
   // A passage the question points to is evidence, unless the question quotes a classical line
   // that neither it nor any other passage has (坤卦里“积善之家…”是哪一爻: the line is from a
-  // commentary these texts do not hold).
+  // commentary these texts do not hold), or asks of it what it does not give (王弼注道德经第一章:
+  // the chapter does not name Wang Bi).
   const nowhere = classical.filter((q) => !hits.some((h) => q.carries(h.passage.id)));
   // A question that gives a real line and then one the texts do not have (“道法自然”后面还有一句
   // “自然法无”) asks about a line that is not there: the real one is no evidence for it.
   if (nowhere.length && nowhere.length < classical.length) return [];
-  for (const p of intent.references) if (inScope(p) && nowhere.every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
+  for (const p of intent.references) if (inScope(p) && fits(p) && nowhere.every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its
   // everyday sense; when much of the question is in words no classic has (I feel empty after my
@@ -658,7 +662,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     for (const view of Object.values(situation.perspectives)) {
       for (const id of view?.passage_ids ?? []) {
         const p = k.passageById.get(id);
-        if (p && inScope(p) && quoted(p) && !chosen.has(p.id) && chosen.size < max) chosen.set(p.id, { passage: p, basis: 'situation', relevance: Math.min(coverage, SITUATION_RELEVANCE_CAP) });
+        // A saying quoted in the story (同事都说他是“朽木不可雕”) is part of the story: the
+        // situation's passages need not carry it.
+        if (p && inScope(p) && fits(p) && !chosen.has(p.id) && chosen.size < max) chosen.set(p.id, { passage: p, basis: 'situation', relevance: Math.min(coverage, SITUATION_RELEVANCE_CAP) });
       }
     }
   }

@@ -50,8 +50,8 @@ const FRAME_WORDS = [
   // How a question asks, not what it asks about: "how does X view / explain / comment on",
   // "what does it remind", "where does it come from", "which line".
   /(?:怎么|如何|怎样|怎么样)(?:看待|看|理解|解释|说|讲|评价|论述)|有(?:什么|何)(?:看法|说法|论述|提醒|启发|启示|讲究)|(?:什么|何种)?(?:看法|说法)|提醒|启示|认为|出自哪里|出自哪|出自|出处|(?:是)?什么意思|意思是|(?:哪|那|这)(?:一)?(?:几)?句话?|(?:哪|那|这)一?章/g,
-  // What a question is about, and how the asker recalls it: 关于……的论述有哪些, 我记得, 印象中.
-  /关于|(?:的)?论述|有哪些|哪些|(?:有没有|有无|是否)(?:讲|说|谈|提)(?:到|过)?|有没有|(?:说|讲|提)过|提到|记得|印象中|据说|所谓/g,
+  // What a question is about, and how the asker recalls it: 关于……的论述有哪些, 各有哪些, 我记得, 印象中.
+  /关于|(?:的)?论述|各?有哪些|哪些|(?:有没有|有无|是否)(?:讲|说|谈|提)(?:到|过)?|有没有|(?:说|讲|提)过|提到|记得|印象中|据说|所谓/g,
   // How a comparison is asked in Chinese: 态度一致吗, 是否相同, 在这个问题上分别是什么立场, 有何不同.
   /(?:的)?(?:态度|立场|看法)?(?:是否|是不是)?(?:一致|相同|相通)(?:吗)?/g,
   /(?:在)?这个问题上|(?:分别|各自)(?:是)?(?:什么|怎样的?|如何)?(?:立场|态度|看法|观点)?|有(?:何|什么)(?:不同|区别)/g,
@@ -265,11 +265,12 @@ const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|
  * A question about one's own life: the first person, or (Chinese often leaves the subject out)
  * a report of one's recent days and strain (最近工作压力大……晚上睡不着，怎么办), a clause that
  * opens on what the asker can't stand or wants (受够了职场，想辞职), or a choice to be made
- * between people (提谁更好). The first person inside a quotation ('what should I do?') is the
- * quoted speaker's, not the asker's.
+ * between people (提谁更好); an English diary line with its subject left out (failed the exam
+ * twice now; seriously thinking of giving up). The first person inside a quotation ('what
+ * should I do?') is the quoted speaker's, not the asker's.
  */
 const SITUATIONAL =
-  /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|自己|^(?:最近|这段时间|这阵子|这几天)|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)/;
+  /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|自己|^(?:最近|这段时间|这阵子|这几天)|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)|(?:^|[.!?;]\s*)(?:just |recently |finally )?(?:failed|flunked|lost my|got (?:fired|dumped|laid off|rejected)|been feeling|feeling so|seriously thinking (?:of|about)|thinking of quitting|broke up|can'?t (?:sleep|stop|focus|cope))\b/;
 
 export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): Intent {
   const n = normalize(query);

@@ -93,6 +93,18 @@ describe('illumination over the packs\u2019 situations', () => {
     expect(blame.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.15.21', 'lunyu.15.15']);
   });
 
+  it('meets giving without thanks, competing with friends, and giving up on a student, with their own passages', () => {
+    const giving = illuminate({ query: '我每个月都给山区小学捐钱，可从没收到过一句感谢，心里有点别扭' }, lib, 'q');
+    expect(giving.context.situation_id).toBe('situation.ethics.giving-unthanked');
+    expect(giving.perspectives.find((p) => p.tradition === 'buddhist')?.evidence_ids).toEqual(['ds.4']);
+    const rivals = illuminate({ query: 'Whenever my friends get a raise I feel worse about myself, and I keep trying to outdo them' }, lib, 'q');
+    expect(rivals.context.situation_id).toBe('situation.friendship.competing-with-friends');
+    expect(rivals.perspectives.find((p) => p.tradition === 'yangming')?.evidence_ids).toEqual(['cxl.18', 'cxl.339']);
+    const pupil = illuminate({ query: '班上有个学生怎么教都跟不上，我真想放弃他' }, lib, 'q');
+    expect(pupil.context.situation_id).toBe('situation.work.giving-up-on-a-student');
+    expect(pupil.perspectives.find((p) => p.tradition === 'daoist')?.evidence_ids).toEqual(['ddj.27']);
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);

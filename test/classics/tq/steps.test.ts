@@ -32,6 +32,22 @@ describe('Intent', () => {
     expect(intentOf('实在受够了职场，想辞职去山里隐居，孔子会怎么看').kind).toBe('situational');
     expect(intentOf('一个正直但能力一般，一个聪明但爱搞小圈子，提谁更好').kind).toBe('situational');
     expect(intentOf('孔子为什么说鸟兽不可与同群').kind).not.toBe('situational');
+    expect(intentOf('failed the grad school entrance exam twice now. seriously thinking of giving up. anything in the analects?').kind).toBe('situational');
+    expect(intentOf('Which passage says the failed state was lost through arrogance?').kind).not.toBe('situational');
+  });
+
+  it('reads 各有哪些 as how a comparison is asked, leaving what it is about', () => {
+    const { evidence } = evidenceFor('易经和论语里关于“改过”的说法，各有哪些？');
+    const locators = evidence.map((e) => e.passage.locator);
+    expect(locators.some((l) => l.startsWith('Analects'))).toBe(true);
+    expect(locators).toContain('Yijing 42 (Yi) Image');
+  });
+
+  it('lets a situation reach its passages when the story quotes a saying they do not carry', () => {
+    const { evidence } = evidenceFor('我是初中老师，班上有个学生一直垫底，同事都说他是“朽木不可雕”，我也快放弃了。孔子会怎么看？');
+    const ids = evidence.map((e) => e.passage.id);
+    expect(ids).toContain('lunyu.5.10');
+    expect(ids).toContain('lunyu.15.39');
   });
 
   it('does not read the first person inside a quotation as the asker\'s', () => {
@@ -426,6 +442,7 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(asksAge('How and at what age did Laozi die?')).toBe(true);
     expect(asksAge('孔子活了多少岁？')).toBe(true);
     expect(asksAge('爸妈年纪大了，论语怎么说？')).toBe(false);
+    expect(asksAge('how old exactly was yan hui when he died?')).toBe(true);
     expect(statesAge('吾十有五而志于学，三十而立')).toBe(true);
     // 后五百岁 is an era, not anyone's age.
     expect(statesAge('如来灭后，后五百岁，有持戒修福者')).toBe(false);
@@ -449,6 +466,9 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(commentatorsAsked('玄之又玄是什么意思？')).toEqual([]);
     expect(commentatorsAsked('朱熹在《论语集注》里是怎么解释“克己复礼”的？')).toEqual(['论语集注']);
     expect(evidenceFor('王弼注《老子》的时候，“玄之又玄”是怎么解释的？').evidence).toEqual([]);
+    // Pointing at the passage does not make it name the commentator.
+    expect(evidenceFor('王弼注道德经第一章的时候是怎么解释“玄之又玄”的？').evidence).toEqual([]);
+    expect(evidenceFor('道德经第一章是怎么说“玄之又玄”的？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 1');
     // Zhu Xi is no such commentator here: the Chuanxilu argues with his reading of 格物.
     expect(evidenceFor('王阳明怎么看朱熹对格物的解释？').evidence.map((e) => e.passage.packId)).toContain('chuanxilu');
   });
