@@ -446,6 +446,8 @@ export class Retrieval {
         const end = at + alias.length;
         if (!cjk && (/[a-z0-9]/.test(n[at - 1] ?? ' ') || /[a-z0-9]/.test(n[end] ?? ' '))) continue;
         if (cjk && alias.length === 1 && (GRAMMATICAL.has(alias) || ordinaryWordAt(n, at))) continue;
+        // A longer name whose last character opens an everyday word (好学 in 好学生) is that word's seam.
+        if (cjk && alias.length > 1 && ORDINARY_WORDS.has(n.slice(end - 1, end + 1))) continue;
         // Overlapping names are one mention; the same name may still name several concepts
         // (格物 as Zhu Xi and as Wang Yangming read it).
         if (taken.some(([s, e]) => at < e && end > s && !(s === at && e === end))) continue;

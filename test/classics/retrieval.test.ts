@@ -210,6 +210,9 @@ describe('modern questions', () => {
     expect(ids('推荐几款单反相机')).not.toContain('concept.fan');
     expect(ids('金刚经怎么讲空')).toContain('concept.kong');
     expect(ids('打坐时想把杂念清空')).not.toContain('concept.kong');
+    // 好学 whose 学 opens 学生 is a good student, not the love of learning.
+    expect(ids('同事劝我把时间留给好学生')).not.toContain('concept.xue');
+    expect(ids('颜回好学，不迁怒')).toContain('concept.xue');
   });
 
   it('bridges paraphrases to the words of the translations', () => {

@@ -487,8 +487,8 @@ function givesLine(sentence: string, hits: Hit[], retrieval: Retrieval): boolean
 /** The classics called by what they are, not by name: these books, the sages, 古人, 经里. */
 const THE_CLASSICS = /\b(?:the|these|those|your) (?:classics|books|texts|scriptures|sages|ancients|old masters)\b|\bancient (?:sages|masters|texts|wisdom)\b|古人|先贤|圣贤|圣人|经典|古书|经书|(?:^|[\s,，。？！?!;；、])(?:经|书)(?:里|中)/u;
 
-/** Words by which a sentence points back at what came before it (it, this, 这种, 此事). */
-export const REFERS_BACK = /\b(?:it|this|that|these|those|them|such)\b|这|那|此/u;
+/** Words by which a sentence points back at what came before it (it, this, do the same, 这种, 此事). */
+export const REFERS_BACK = /\b(?:it|this|that|these|those|them|such|same|likewise)\b|这|那|此/u;
 
 /**
  * The sentence a question asks in, when it first tells a situation: 最近刚升职，感觉自己有点飘了。

@@ -67,6 +67,8 @@ const FRAME_WORDS = [
   /\b(?:keep|keeps|kept) (?=[a-z]+ing\b)|\b(?:hold|holds|holding|held) up\b/g,
   // Where a line stands rather than what it says: "which chapter, and what's the context".
   /\b(?:whats|context)\b/g,
+  // What the asker hopes to be given, not what it is about: "any laozi wisdom for me?".
+  /\b(?:any|some|a bit of|a little)\s+(?:[a-z]+\s+)?(?:wisdom|advice|guidance|insights?|tips|thoughts|pointers)\b(?=\s+(?:for|on|here|to|from)\b|\s*[?.!]|\s*$)/g,
   // How the asker means to meet what they ask about: "dealing with not being recognized".
   /\b(?:deal|deals|dealing|cope|copes|coping|handle|handles|handling) with\b/g,
   // How a classic is said to treat its topic: "how do X and Y talk about", "how does it describe",
@@ -159,6 +161,15 @@ function hexagramIndex(k: Knowledge) {
 /** Quotation marks around a word, in the forms normalize leaves (full-width "..." becomes "..."). */
 const QUOTE_MARKS: readonly [string, string][] = [['“', '”'], ['「', '」'], ['『', '』'], ['"', '"'], ['‘', '’'], ["'", "'"]];
 
+/** The works' names, in the question's normalised form, and the locator each one opens with. */
+const OPENINGS: [string, string][] = [
+  ['daodejing|tao te ching|dao de jing|道德经|老子', 'Daodejing 1'],
+  ['analects|lun ?yu|论语', 'Analects 1.1'],
+  ['diamond sutra|金刚经', 'Diamond Sutra 1'],
+  ['chuanxilu|传习录', 'Chuanxilu 1'],
+  ['yijing|i ching|book of changes|易经|周易', 'Yijing 1 (Qian)'],
+];
+
 /** Finds locator-style references in a normalised question. */
 export function findReferences(n: string, k: Knowledge): ReferenceHit {
   const locators: string[] = [];
@@ -168,6 +179,15 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
     else dangling = true;
   };
 
+  // A question on how a work opens (how does the Diamond Sutra begin, 论语的开头是哪一句) asks
+  // about its first passage.
+  for (const [names, first] of OPENINGS) {
+    const opening = new RegExp(
+      `\\bhow (?:does|did) (?:the )?(?:${names}) (?:begin|start|open)\\b(?!\\s+(?:to|with|as)\\b)|\\b(?:the )?(?:beginning|opening|start|first)(?: (?:lines?|words|sentences?|passage|section|part))? of (?:the )?(?:${names})\\b|\\b(?:${names})(?:'s)? (?:opening|first (?:lines?|words|sentences?|passage|section))\\b|(?:${names})${TITLE_END}(?:的)?(?:开头|开篇|一开头|一开始|第一句|首章)(?:是|讲|说|写)?(?:的)?(?:什么|哪|啥|怎么)`,
+      'u',
+    );
+    if (opening.test(n)) want(first);
+  }
   for (const m of n.matchAll(new RegExp(`(?:道德经|老子)${TITLE_END}第?\\s*${NUM}\\s*章`, 'gu'))) want(`Daodejing ${parseNumber(m[1]!)}`);
   for (const m of n.matchAll(/(?:daodejing|tao te ching|dao de jing|laozi)[^\d]{0,12}?(?:chapter|ch\.?)?\s*(\d+)\b/g)) want(`Daodejing ${m[1]}`);
   for (const m of n.matchAll(/chapter\s*(\d+)\s*(?:of\s*)?(?:the\s*)?(?:daodejing|tao te ching|laozi)/g)) want(`Daodejing ${m[1]}`);

@@ -105,6 +105,13 @@ describe('illumination over the packs\u2019 situations', () => {
     expect(pupil.perspectives.find((p) => p.tradition === 'daoist')?.evidence_ids).toEqual(['ddj.27']);
   });
 
+  it('meets a team easing off just before the finish with the Daodejing and both Completion hexagrams', () => {
+    const late = illuminate({ query: '团队的活儿快干完了，大家都松懈下来，我担心最后功亏一篑' }, lib, 'q');
+    expect(late.context.situation_id).toBe('situation.work.slacking-near-finish');
+    expect(late.perspectives.find((p) => p.tradition === 'daoist')?.evidence_ids).toEqual(['ddj.64']);
+    expect(late.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['yijing.63.judgment', 'yijing.64.judgment']);
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);

@@ -3,7 +3,7 @@ import { openLibrary, type Library } from '../../../src/classics/library.js';
 import type { Claim } from '../../../src/classics/model.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust } from '../../../src/classics/tq/claims.js';
 import { validateCitations } from '../../../src/classics/tq/citations.js';
-import { altered, askingSentence, asksAge, asksYear, commentatorsAsked, contentTerms, countedOf, namesOutsideWork, oneLeftOut, QuestionMatcher, quotesOf, selectEvidence, statesAge, statesYear } from '../../../src/classics/tq/evidence.js';
+import { altered, askingSentence, asksAge, asksYear, commentatorsAsked, contentTerms, countedOf, namesOutsideWork, oneLeftOut, QuestionMatcher, quotesOf, REFERS_BACK, selectEvidence, statesAge, statesYear } from '../../../src/classics/tq/evidence.js';
 import { pinyinSpelledOut } from '../../../src/classics/pinyin-lines.js';
 import { normalize } from '../../../src/classics/text.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
@@ -34,6 +34,19 @@ describe('Intent', () => {
     expect(intentOf('孔子为什么说鸟兽不可与同群').kind).not.toBe('situational');
     expect(intentOf('failed the grad school entrance exam twice now. seriously thinking of giving up. anything in the analects?').kind).toBe('situational');
     expect(intentOf('Which passage says the failed state was lost through arrogance?').kind).not.toBe('situational');
+  });
+
+  it('reads a question on how a work opens as pointing at its first passage', () => {
+    expect(intentOf('How does the Diamond Sutra begin? Where is the Buddha?').references.map((p) => p.locator)).toEqual(['Diamond Sutra 1']);
+    expect(intentOf('论语的开头是哪一句？').references.map((p) => p.locator)).toEqual(['Analects 1.1']);
+    expect(intentOf('What are the opening lines of the Tao Te Ching?').references.map((p) => p.locator)).toEqual(['Daodejing 1']);
+    expect(intentOf('How did the Analects begin to be compiled?').references).toEqual([]);
+  });
+
+  it('leaves out what the asker hopes to be given ("any laozi wisdom for me?") and reads "do the same" as pointing back', () => {
+    expect(intentOf('I start big projects and quit. Any Laozi wisdom for me?').content).not.toMatch(/wisdom/);
+    expect(intentOf('What does Laozi say about wisdom?').content).toMatch(/wisdom/);
+    expect(REFERS_BACK.test('part of me thinks i should just do the same')).toBe(true);
   });
 
   it('reads 各有哪些 as how a comparison is asked, leaving what it is about', () => {
