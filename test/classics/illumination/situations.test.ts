@@ -112,6 +112,20 @@ describe('illumination over the packs\u2019 situations', () => {
     expect(late.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['yijing.63.judgment', 'yijing.64.judgment']);
   });
 
+  it('meets being badmouthed, an investment loss, being looked down on, and good times feared to end', () => {
+    const cases: [string, string, string, string[]][] = [
+      ['背后总有人在老板面前中伤我，我很想报复回去', 'situation.conflict.badmouthed', 'confucian', ['lunyu.12.6', 'lunyu.15.15']],
+      ['I lost a big chunk of my savings in stocks this year and cannot stop worrying', 'situation.money.investment-loss', 'daoist', ['ddj.44', 'ddj.9']],
+      ['我天天念金刚经，可在公司还是被人瞧不起', 'situation.anxiety.looked-down-on', 'buddhist', ['ds.16']],
+      ['最近一切都顺利得出奇，我反倒怕好景不长', 'situation.anxiety.good-times-wont-last', 'confucian', ['yijing.63.image', 'yijing.12.line5']],
+    ];
+    for (const [query, id, tradition, evidence] of cases) {
+      const a = illuminate({ query }, lib, 'q');
+      expect(a.context.situation_id, query).toBe(id);
+      expect(a.perspectives.find((p) => p.tradition === tradition)?.evidence_ids, query).toEqual(evidence);
+    }
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);

@@ -34,6 +34,8 @@ describe('Intent', () => {
     expect(intentOf('孔子为什么说鸟兽不可与同群').kind).not.toBe('situational');
     expect(intentOf('failed the grad school entrance exam twice now. seriously thinking of giving up. anything in the analects?').kind).toBe('situational');
     expect(intentOf('Which passage says the failed state was lost through arrogance?').kind).not.toBe('situational');
+    expect(intentOf('刚被提拔当主管，完全不知道怎么带人。道德经对当领导有什么说法？').kind).toBe('situational');
+    expect(intentOf('孔子什么时候开始提拔弟子做官？').kind).not.toBe('situational');
   });
 
   it('reads a question on how a work opens as pointing at its first passage', () => {
