@@ -440,6 +440,8 @@ export const RELEVANCE_FLOOR = 0.5;
 export const RELEVANCE_FLOOR_NAMED = 0.3;
 /** How much of the question a situation's own phrasings must share to speak for it. */
 export const SITUATION_FLOOR = 0.28;
+/** A situation matched this closely speaks for the story even when the question names a classic. */
+export const SITUATION_CLOSE = 0.5;
 /** The most relevance a passage reached through a situation takes (see selectEvidence). */
 const SITUATION_RELEVANCE_CAP = 0.5;
 
@@ -639,16 +641,21 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   }
   // The passage that carries most of the question is evidence even when ranked below the cut
   // (a named concept's passages can fill it: 私欲难克 in Chuanxilu 122 among the 人欲 passages).
-  const room = Math.max(0, max - chosen.size);
+  const situations =
+    intent.kind === 'situational' ? retrieval.matchSituations(intent.content, 2, contentTerms(intent.content)).filter((m) => m.coverage >= SITUATION_FLOOR && m.matched >= 2) : [];
+  // A life story that matches a situation closely keeps a place for one of its passages in scope:
+  // the passages that share the story's everyday words (worry, sleep, work) must not fill every place.
+  const situational = situations.some(({ situation, coverage }) => coverage >= SITUATION_CLOSE && Object.values(situation.perspectives).some((v) => (v?.passage_ids ?? []).some((id) => { const p = k.passageById.get(id); return p !== undefined && inScope(p) && !chosen.has(id); })));
+  const room = Math.max(0, max - chosen.size - (situational ? 1 : 0));
   const fullest = candidates.reduce<(typeof candidates)[number] | undefined>((a, c) => (!a || c.coverage > a.coverage ? c : a), undefined);
   const taken = candidates.slice(0, room);
   if (fullest && room > 0 && !taken.includes(fullest) && taken.every((c) => c.coverage < fullest.coverage)) taken[room - 1] = fullest;
   // A passage that shares only the few words of an asking sentence that names no classic ("is
   // there anything in the classics about not being recognized") says less about a life situation
-  // than the passages the situation itself rests on: those come first.
-  const situations =
-    intent.kind === 'situational' ? retrieval.matchSituations(intent.content, 2, contentTerms(intent.content)).filter((m) => m.coverage >= SITUATION_FLOOR && m.matched >= 2) : [];
-  const later = situations.length && !asksByName ? taken.filter((c) => c.askingOnly) : [];
+  // than the passages the situation itself rests on: those come first. So does one that shares
+  // the asking words of a question naming a classic, when the situation matches closely
+  // (照王阳明的说法，我这种人是不是就没法做学问了, after a day of paperwork told at length).
+  const later = situations.length && (!asksByName || situations[0]!.coverage >= SITUATION_CLOSE) ? taken.filter((c) => c.askingOnly) : [];
   for (const t of taken) {
     if (later.includes(t)) continue;
     const { coverage: _, askingOnly: __, ...c } = t;

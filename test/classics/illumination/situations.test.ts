@@ -126,6 +126,20 @@ describe('illumination over the packs\u2019 situations', () => {
     }
   });
 
+  it('meets a job one cannot leave, calm that breaks in traffic, late-night scrolling, and worry about looks', () => {
+    const cases: [string, string, string, string[]][] = [
+      ['I have been stuck for years in a job I hate and cannot afford to quit', 'situation.work.trapped-in-job', 'confucian', ['yijing.47.judgment', 'yijing.47.image']],
+      ['打坐的时候心里很静，可一遇到堵车就忍不住骂人', 'situation.anger.calm-only-when-sitting', 'yangming', ['cxl.23', 'cxl.204']],
+      ['我每晚都刷手机刷到两三点，刷完心里空落落的', 'situation.habits.scrolling-emptiness', 'daoist', ['ddj.12']],
+      ['I keep staring at my flaws in the mirror and feel ugly', 'situation.anxiety.appearance', 'buddhist', ['ds.5']],
+    ];
+    for (const [query, id, tradition, evidence] of cases) {
+      const a = illuminate({ query }, lib, 'q');
+      expect(a.context.situation_id, query).toBe(id);
+      expect(a.perspectives.find((p) => p.tradition === tradition)?.evidence_ids, query).toEqual(evidence);
+    }
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);

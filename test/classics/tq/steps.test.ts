@@ -51,6 +51,20 @@ describe('Intent', () => {
     expect(REFERS_BACK.test('part of me thinks i should just do the same')).toBe(true);
   });
 
+  it('leaves out what the asker says they are not asking and only wonder', () => {
+    const { content } = intentOf("Not asking for medical advice, just wondering whether Wang Yangming said anything about worry over one's eyes");
+    expect(content).not.toMatch(/medical|wondering/);
+    expect(content).toMatch(/eyes/);
+  });
+
+  it('keeps a place for a closely matched situation when the question names a classic', () => {
+    const { intent, evidence } = evidenceFor('My 6-year-old is in the ICU and I literally cannot think about anything else, cannot sleep, cannot work. Did Wang Yangming ever say anything to someone in this situation?');
+    expect(intent.kind).toBe('situational');
+    expect(evidence.map((e) => e.passage.id)).toContain('cxl.44');
+    expect(intentOf('每天下班就刷短视频刷到凌晨，刷完更空虚，道德经怎么看？').kind).toBe('situational');
+    expect(intentOf('每天三省吾身是什么意思？').kind).not.toBe('situational');
+  });
+
   it('reads 各有哪些 as how a comparison is asked, leaving what it is about', () => {
     const { evidence } = evidenceFor('易经和论语里关于“改过”的说法，各有哪些？');
     const locators = evidence.map((e) => e.passage.locator);
