@@ -140,6 +140,19 @@ describe('illumination over the packs\u2019 situations', () => {
     }
   });
 
+  it('meets a petty boss, trust lost after being tricked, and a venture just started', () => {
+    const cases: [string, string, string, string[]][] = [
+      ['我的上司小心眼又爱报复，我不想跟他正面冲突，只想离他远点', 'situation.work.petty-boss', 'confucian', ['yijing.33.image', 'yijing.33.judgment']],
+      ['Since a colleague tricked me I cannot trust anyone at work', 'situation.friendship.burned-once', 'confucian', ['lunyu.14.31']],
+      ['刚出来自己开公司，几个月了一切都还乱成一团', 'situation.career.starting-up', 'confucian', ['yijing.3.judgment', 'yijing.3.image']],
+    ];
+    for (const [query, id, tradition, evidence] of cases) {
+      const a = illuminate({ query }, lib, 'q');
+      expect(a.context.situation_id, query).toBe(id);
+      expect(a.perspectives.find((p) => p.tradition === tradition)?.evidence_ids, query).toEqual(evidence);
+    }
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);
