@@ -153,6 +153,15 @@ describe('illumination over the packs\u2019 situations', () => {
     }
   });
 
+  it('meets haste for results and the need to win every argument', () => {
+    const hasty = illuminate({ query: '我太想快点出成绩了，专挑见效快的活，结果接连出错' }, lib, 'q');
+    expect(hasty.context.situation_id).toBe('situation.work.impatient-for-results');
+    expect(hasty.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.13.17']);
+    const winner = illuminate({ query: 'I cannot let a debate go until I have won, and people at work are tired of me' }, lib, 'q');
+    expect(winner.context.situation_id).toBe('situation.conflict.must-win-arguments');
+    expect(winner.perspectives.find((p) => p.tradition === 'daoist')?.evidence_ids).toEqual(['ddj.81', 'ddj.22']);
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);

@@ -64,6 +64,7 @@ describe('Intent', () => {
     expect(intentOf('每天下班就刷短视频刷到凌晨，刷完更空虚，道德经怎么看？').kind).toBe('situational');
     expect(intentOf('每天三省吾身是什么意思？').kind).not.toBe('situational');
     expect(intentOf('去年做错了一个大决定，到现在还天天后悔，古人怎么看？').kind).toBe('situational');
+    expect(intentOf('下班回家就打游戏到半夜，第二天什么也没干成，古人怎么看？').kind).toBe('situational');
     expect(intentOf('“道可道，非常道”和“说法者，无法可说”，这两种看法像不像？').kind).toBe('comparative');
   });
 
