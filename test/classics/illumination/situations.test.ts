@@ -15,6 +15,17 @@ const CLASSICS_OF: Record<string, string[]> = {
   yangming: ['chuanxilu'],
 };
 
+/** A question, the situation it should meet, and the passages one tradition should answer it from. */
+type Meeting = [query: string, situationId: string, tradition: string, evidenceIds: string[]];
+
+function meets(cases: Meeting[]) {
+  for (const [query, id, tradition, evidence] of cases) {
+    const a = illuminate({ query }, lib, 'q');
+    expect(a.context.situation_id, query).toBe(id);
+    expect(a.perspectives.find((p) => p.tradition === tradition)?.evidence_ids, query).toEqual(evidence);
+  }
+}
+
 describe('illumination over the packs\u2019 situations', () => {
   it('gives four perspectives within 50-100 characters, each resting on its own classic or saying it has none', () => {
     const situations = lib.knowledge.situations.slice(0, 48);
@@ -82,27 +93,19 @@ describe('illumination over the packs\u2019 situations', () => {
   });
 
   it('meets being swayed by praise, wanting to leave the world, and blaming a teammate, with their own passages', () => {
-    const praise = illuminate({ query: '上司夸了我一次，之后我一直怕失宠，一被批评就难受好几天' }, lib, 'q');
-    expect(praise.context.situation_id).toBe('situation.anxiety.praise-and-blame');
-    expect(praise.perspectives.find((p) => p.tradition === 'daoist')?.evidence_ids).toEqual(['ddj.13']);
-    const away = illuminate({ query: 'I am so sick of work and people that I want to go live alone in the mountains for good' }, lib, 'q');
-    expect(away.context.situation_id).toBe('situation.decisions.retreat-from-world');
-    expect(away.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.18.6', 'lunyu.8.13']);
-    const blame = illuminate({ query: 'My coworker messed up the launch and I want to blame him publicly, but my boss says look at my own part first' }, lib, 'q');
-    expect(blame.context.situation_id).toBe('situation.work.blame-teammate');
-    expect(blame.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.15.21', 'lunyu.15.15']);
+    meets([
+      ['上司夸了我一次，之后我一直怕失宠，一被批评就难受好几天', 'situation.anxiety.praise-and-blame', 'daoist', ['ddj.13']],
+      ['I am so sick of work and people that I want to go live alone in the mountains for good', 'situation.decisions.retreat-from-world', 'confucian', ['lunyu.18.6', 'lunyu.8.13']],
+      ['My coworker messed up the launch and I want to blame him publicly, but my boss says look at my own part first', 'situation.work.blame-teammate', 'confucian', ['lunyu.15.21', 'lunyu.15.15']],
+    ]);
   });
 
   it('meets giving without thanks, competing with friends, and giving up on a student, with their own passages', () => {
-    const giving = illuminate({ query: '我每个月都给山区小学捐钱，可从没收到过一句感谢，心里有点别扭' }, lib, 'q');
-    expect(giving.context.situation_id).toBe('situation.ethics.giving-unthanked');
-    expect(giving.perspectives.find((p) => p.tradition === 'buddhist')?.evidence_ids).toEqual(['ds.4']);
-    const rivals = illuminate({ query: 'Whenever my friends get a raise I feel worse about myself, and I keep trying to outdo them' }, lib, 'q');
-    expect(rivals.context.situation_id).toBe('situation.friendship.competing-with-friends');
-    expect(rivals.perspectives.find((p) => p.tradition === 'yangming')?.evidence_ids).toEqual(['cxl.18', 'cxl.339']);
-    const pupil = illuminate({ query: '班上有个学生怎么教都跟不上，我真想放弃他' }, lib, 'q');
-    expect(pupil.context.situation_id).toBe('situation.work.giving-up-on-a-student');
-    expect(pupil.perspectives.find((p) => p.tradition === 'daoist')?.evidence_ids).toEqual(['ddj.27']);
+    meets([
+      ['我每个月都给山区小学捐钱，可从没收到过一句感谢，心里有点别扭', 'situation.ethics.giving-unthanked', 'buddhist', ['ds.4']],
+      ['Whenever my friends get a raise I feel worse about myself, and I keep trying to outdo them', 'situation.friendship.competing-with-friends', 'yangming', ['cxl.18', 'cxl.339']],
+      ['班上有个学生怎么教都跟不上，我真想放弃他', 'situation.work.giving-up-on-a-student', 'daoist', ['ddj.27']],
+    ]);
   });
 
   it('meets a team easing off just before the finish with the Daodejing and both Completion hexagrams', () => {
@@ -113,53 +116,39 @@ describe('illumination over the packs\u2019 situations', () => {
   });
 
   it('meets being badmouthed, an investment loss, being looked down on, and good times feared to end', () => {
-    const cases: [string, string, string, string[]][] = [
+    const cases: Meeting[] = [
       ['背后总有人在老板面前中伤我，我很想报复回去', 'situation.conflict.badmouthed', 'confucian', ['lunyu.12.6', 'lunyu.15.15']],
       ['I lost a big chunk of my savings in stocks this year and cannot stop worrying', 'situation.money.investment-loss', 'daoist', ['ddj.44', 'ddj.9']],
       ['我天天念金刚经，可在公司还是被人瞧不起', 'situation.anxiety.looked-down-on', 'buddhist', ['ds.16']],
       ['最近一切都顺利得出奇，我反倒怕好景不长', 'situation.anxiety.good-times-wont-last', 'confucian', ['yijing.63.image', 'yijing.12.line5']],
     ];
-    for (const [query, id, tradition, evidence] of cases) {
-      const a = illuminate({ query }, lib, 'q');
-      expect(a.context.situation_id, query).toBe(id);
-      expect(a.perspectives.find((p) => p.tradition === tradition)?.evidence_ids, query).toEqual(evidence);
-    }
+    meets(cases);
   });
 
   it('meets a job one cannot leave, calm that breaks in traffic, late-night scrolling, and worry about looks', () => {
-    const cases: [string, string, string, string[]][] = [
+    const cases: Meeting[] = [
       ['I have been stuck for years in a job I hate and cannot afford to quit', 'situation.work.trapped-in-job', 'confucian', ['yijing.47.judgment', 'yijing.47.image']],
       ['打坐的时候心里很静，可一遇到堵车就忍不住骂人', 'situation.anger.calm-only-when-sitting', 'yangming', ['cxl.23', 'cxl.204']],
       ['我每晚都刷手机刷到两三点，刷完心里空落落的', 'situation.habits.scrolling-emptiness', 'daoist', ['ddj.12']],
       ['I keep staring at my flaws in the mirror and feel ugly', 'situation.anxiety.appearance', 'buddhist', ['ds.5']],
     ];
-    for (const [query, id, tradition, evidence] of cases) {
-      const a = illuminate({ query }, lib, 'q');
-      expect(a.context.situation_id, query).toBe(id);
-      expect(a.perspectives.find((p) => p.tradition === tradition)?.evidence_ids, query).toEqual(evidence);
-    }
+    meets(cases);
   });
 
   it('meets a petty boss, trust lost after being tricked, and a venture just started', () => {
-    const cases: [string, string, string, string[]][] = [
+    const cases: Meeting[] = [
       ['我的上司小心眼又爱报复，我不想跟他正面冲突，只想离他远点', 'situation.work.petty-boss', 'confucian', ['yijing.33.image', 'yijing.33.judgment']],
       ['Since a colleague tricked me I cannot trust anyone at work', 'situation.friendship.burned-once', 'confucian', ['lunyu.14.31']],
       ['刚出来自己开公司，几个月了一切都还乱成一团', 'situation.career.starting-up', 'confucian', ['yijing.3.judgment', 'yijing.3.image']],
     ];
-    for (const [query, id, tradition, evidence] of cases) {
-      const a = illuminate({ query }, lib, 'q');
-      expect(a.context.situation_id, query).toBe(id);
-      expect(a.perspectives.find((p) => p.tradition === tradition)?.evidence_ids, query).toEqual(evidence);
-    }
+    meets(cases);
   });
 
   it('meets haste for results and the need to win every argument', () => {
-    const hasty = illuminate({ query: '我太想快点出成绩了，专挑见效快的活，结果接连出错' }, lib, 'q');
-    expect(hasty.context.situation_id).toBe('situation.work.impatient-for-results');
-    expect(hasty.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.13.17']);
-    const winner = illuminate({ query: 'I cannot let a debate go until I have won, and people at work are tired of me' }, lib, 'q');
-    expect(winner.context.situation_id).toBe('situation.conflict.must-win-arguments');
-    expect(winner.perspectives.find((p) => p.tradition === 'daoist')?.evidence_ids).toEqual(['ddj.81', 'ddj.22']);
+    meets([
+      ['我太想快点出成绩了，专挑见效快的活，结果接连出错', 'situation.work.impatient-for-results', 'confucian', ['lunyu.13.17']],
+      ['I cannot let a debate go until I have won, and people at work are tired of me', 'situation.conflict.must-win-arguments', 'daoist', ['ddj.81', 'ddj.22']],
+    ]);
   });
 
   it('answers in the question language', () => {
