@@ -77,11 +77,6 @@ const CJK_RUN = /\p{Script=Han}+/gu;
 const WORD = /[a-z0-9]+/g;
 
 /**
- * One normal form for index and query: NFKC (folds full-width letters, digits and punctuation),
- * traditional characters to simplified (無為 and 无为 meet), lower case, diacritics removed from
- * Latin letters (pinyin tones, Röntgen).
- */
-/**
  * The text with what it quotes blanked: a quoted line ("give me a few more years" in Analects
  * 7.17; 'what should I do?') is the text's words, not the asker's request or story. Single
  * quotes count only when they stand apart from letters, so an apostrophe (don't, there's)
@@ -90,6 +85,11 @@ const WORD = /[a-z0-9]+/g;
 const QUOTATION = /“[^”]{1,160}”|「[^」]{1,160}」|『[^』]{1,160}』|"[^"\n]{1,160}"|(?<![\p{L}\p{N}])['‘](?:[^'‘’\n]|(?<=\p{L})['’](?=\p{L})){2,160}?['’](?![\p{L}\p{N}])/gu;
 export const withoutQuotations = (text: string) => text.replace(QUOTATION, ' ');
 
+/**
+ * One normal form for index and query: NFKC (folds full-width letters, digits and punctuation),
+ * traditional characters to simplified (無為 and 无为 meet), lower case, diacritics removed from
+ * Latin letters (pinyin tones, Röntgen).
+ */
 export function normalize(text: string): string {
   const short = text.length <= MEMO_MAX_LENGTH;
   const known = short ? recent.get(text) : undefined;

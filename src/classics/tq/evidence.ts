@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Knowledge } from '../packs.js';
-import type { Concept, Passage, Tradition } from '../model.js';
+import type { Concept, Passage, Situation, Tradition } from '../model.js';
 import { carried, type Hit, type QueryUnit, type Retrieval, type RetrievalScope, SENTENCE_END } from '../retrieval.js';
 import { analyseQuestion, englishTerms, GENERIC_ENGLISH, isFunctionCharacter, normalize, PINYIN_WORD, questionTerms, terms } from '../text.js';
 import { type Intent, namesClassic } from './intent.js';
@@ -645,8 +645,15 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     intent.kind === 'situational' ? retrieval.matchSituations(intent.content, 2, contentTerms(intent.content)).filter((m) => m.coverage >= SITUATION_FLOOR && m.matched >= 2) : [];
   // A life story that matches a situation closely keeps a place for one of its passages in scope:
   // the passages that share the story's everyday words (worry, sleep, work) must not fill every place.
-  const situational = situations.some(({ situation, coverage }) => coverage >= SITUATION_CLOSE && Object.values(situation.perspectives).some((v) => (v?.passage_ids ?? []).some((id) => { const p = k.passageById.get(id); return p !== undefined && inScope(p) && !chosen.has(id); })));
-  const room = Math.max(0, max - chosen.size - (situational ? 1 : 0));
+  const hasOwnPassage = (situation: Situation) =>
+    Object.values(situation.perspectives).some((view) =>
+      (view?.passage_ids ?? []).some((id) => {
+        const p = k.passageById.get(id);
+        return p !== undefined && inScope(p) && !chosen.has(id);
+      }),
+    );
+  const reserved = situations.some(({ situation, coverage }) => coverage >= SITUATION_CLOSE && hasOwnPassage(situation)) ? 1 : 0;
+  const room = Math.max(0, max - chosen.size - reserved);
   const fullest = candidates.reduce<(typeof candidates)[number] | undefined>((a, c) => (!a || c.coverage > a.coverage ? c : a), undefined);
   const taken = candidates.slice(0, room);
   if (fullest && room > 0 && !taken.includes(fullest) && taken.every((c) => c.coverage < fullest.coverage)) taken[room - 1] = fullest;

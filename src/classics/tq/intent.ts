@@ -289,10 +289,10 @@ const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|
  * out, a report of one's recent days and strain (最近工作压力大……晚上睡不着，怎么办) or of how
  * one's days go (每天下班就刷视频刷到凌晨), a clause that opens on what the asker can't stand or
  * wants (受够了职场，想辞职) or on what just happened to them (刚被提拔当主管), a regret that
- * will not leave (到现在还天天后悔), or a choice to be
- * made between people (提谁更好); in English, a diary line with its subject left out (failed the
- * exam twice now; seriously thinking of giving up). The first person inside a quotation ('what
- * should I do?') is the quoted speaker's, not the asker's.
+ * will not leave (到现在还天天后悔), or a choice to be made between people (提谁更好); in
+ * English, a diary line with its subject left out (failed the exam twice now; seriously thinking
+ * of giving up). The first person inside a quotation ('what should I do?') is the quoted
+ * speaker's, not the asker's.
  */
 const SITUATIONAL =
   /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|自己|^(?:最近|这段时间|这阵子|这几天|每天下班|每天一|天天|每晚|整天|下班回家|下班后)|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|(?:天天|一直|还在|总是|越想越)(?:后悔|懊悔|自责)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)|(?:^|[,;，。；])(?:刚|刚刚|才|最近)(?:被|又)?[\u4e00-\u9fff]{0,2}?(?:提拔|升职|降职|裁员|辞退|开除|调岗|失业|离婚|分手|毕业|退休)|(?:^|[.!?;]\s*)(?:just |recently |finally )?(?:failed|flunked|lost my|got (?:fired|dumped|laid off|rejected)|been feeling|feeling so|seriously thinking (?:of|about)|thinking of quitting|broke up|can'?t (?:sleep|stop|focus|cope))\b/;
