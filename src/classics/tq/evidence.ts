@@ -314,10 +314,10 @@ export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.tes
 /**
  * Later commentators and translators of the classics, whose readings these packs do not hold
  * (Wang Bi on the Daodejing, He Yan on the Analects, Kumarajiva's translation). Zhu Xi himself
- * is not among them, since the Chuanxilu argues with his readings at length; his commentary on
- * the Analects, named as a book (论语集注), is.
+ * is not among them, since the Chuanxilu argues with his readings at length; his commentaries,
+ * named as books (论语集注, 周易本义), are.
  */
-const COMMENTATORS = '论语集注|四书章句集注|四书集注|王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu';
+const COMMENTATORS = '论语集注|四书章句集注|四书集注|周易本义|周易正义|程氏易传|伊川易传|孔颖达|程颐|王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu';
 const COMMENTATOR_READING = new RegExp(
   `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本)|(?:according to|in) (${COMMENTATORS})\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
   'iu',
@@ -544,6 +544,13 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const askingMatcher = asking && asksClassics ? QuestionMatcher.of(`${withoutRomanisation(asking)} ${names}`, retrieval) : undefined;
   const standsAlone = askingMatcher && (!REFERS_BACK.test(asking!) || askingMatcher.liveCount >= 2);
   const matchers = [whole, ...(askingMatcher && standsAlone ? [askingMatcher] : [])];
+  // A comparison asks each side about its own words: a concept of one tradition the question
+  // names (梦幻泡影 for "how the Diamond Sutra views impermanence") is not asked of the other
+  // side's passages (what the Analects says about mourning), which are matched without its name,
+  // on the question's own words, English ones included (learning, not 学).
+  const sided = intent.kind === 'comparative' ? new Set(intent.concepts.map((c) => c.tradition)) : undefined;
+  const bare = sided && !sided.has('common') && names ? QuestionMatcher.of(intent.content, retrieval) : undefined;
+  const matchersFor = (p: Passage) => (bare && !sided!.has(p.tradition) ? [bare, ...matchers.slice(1)] : matchers);
   const floor = intent.packsNamed.length ? RELEVANCE_FLOOR_NAMED : RELEVANCE_FLOOR;
   // A question that quotes a line asks about that line: a passage without it is no evidence,
   // however much of the rest it shares (a made-up or altered quote has no passage).
@@ -605,12 +612,12 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     let best = 0;
     let linkedCoverage = 0;
     let byWhole = false;
-    for (const question of matchers) {
+    for (const question of matchersFor(hit.passage)) {
       const { coverage, matched } = question.match(hit.passage.id);
       linkedCoverage = Math.max(linkedCoverage, coverage);
       if (coverage >= Math.max(floor, question.unknownShare) && matched >= Math.min(2, question.specificCount)) {
         best = Math.max(best, coverage);
-        if (question === whole) byWhole = true;
+        if (question === whole || question === bare) byWhole = true;
       }
     }
     // A classical line the question quotes, found in the passage, is what the question asks about,

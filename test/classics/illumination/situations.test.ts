@@ -151,6 +151,15 @@ describe('illumination over the packs\u2019 situations', () => {
     ]);
   });
 
+  it('meets a dead end, pressure to grow after a good year, fear of ghosts at night, and sneering colleagues', () => {
+    meets([
+      ['失业半年，积蓄快花光了，感觉走投无路', 'situation.hardship.at-wits-end', 'confucian', ['yijing.47.judgment', 'yijing.29.judgment', 'yijing.39.image']],
+      ['After one great year the investors want us to expand fast into new markets and I am uneasy', 'situation.success.pressure-to-expand', 'daoist', ['ddj.9', 'ddj.44']],
+      ['I am forty and still too scared of ghosts to sleep with the light off', 'situation.anxiety.afraid-at-night', 'yangming', ['cxl.40']],
+      ['同事们总拿话挖苦我，好像我低人一等', 'situation.anxiety.looked-down-on', 'buddhist', ['ds.16']],
+    ]);
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);

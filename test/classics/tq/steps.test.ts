@@ -68,6 +68,40 @@ describe('Intent', () => {
     expect(intentOf('“道可道，非常道”和“说法者，无法可说”，这两种看法像不像？').kind).toBe('comparative');
   });
 
+  it('reads Master Zeng as the Analects and 是不是一个意思 as a comparison', () => {
+    const intent = intentOf('易经的“自强不息”跟曾子说的“任重而道远”，是不是一个意思？两边怎么说的');
+    expect(intent.kind).toBe('comparative');
+    expect([...intent.packsNamed].sort()).toEqual(['analects', 'yijing']);
+    const { evidence } = evidenceFor('易经的“自强不息”跟曾子说的“任重而道远”，是不是一个意思？两边怎么说的');
+    expect(evidence.map((e) => e.passage.locator)).toContain('Yijing 1 (Qian) Image');
+    expect(intentOf('“三省吾身”是什么意思？').packsNamed).toEqual([]);
+  });
+
+  it('reads an age, being slighted, or our company as a life story, and 说自己 as no first person', () => {
+    expect(intentOf('三十好几了晚上一个人在家还是怕鬼，传习录里有说法吗').kind).toBe('situational');
+    expect(intentOf('35岁被公司裁掉，房贷还有很多年，易经里有讲困境的卦吗').kind).toBe('situational');
+    expect(intentOf('孔子七十岁时说了什么？').kind).not.toBe('situational');
+    expect(intentOf('刚工作的时候被人冷嘲热讽，处处被人轻贱，金刚经有什么说法').kind).toBe('situational');
+    expect(intentOf('Our team missed every deadline this quarter. What would Confucius say?').kind).toBe('situational');
+    expect(intentOf('有人问子贡孔子是不是圣人，孔子听说以后怎么说自己？').kind).not.toBe('situational');
+    const slighted = evidenceFor('刚工作的时候被人冷嘲热讽，处处被人轻贱，金刚经有什么说法').evidence.map((e) => e.passage.locator);
+    expect(slighted).toContain('Diamond Sutra 16');
+  });
+
+  it('finds a line whose question words the rendering has in other forms (versatile, sacrificial, mighty)', () => {
+    const locators = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(locators('太宰问子贡：你们老师是圣人吧，怎么那么多才多艺？')).toContain('Analects 9.6');
+    expect(locators('Which passage has Zigong asking what he is, and Confucius answering that he is a sacrificial vessel?')).toContain('Analects 5.4');
+    expect(locators('Laozi: the one who conquers himself is mightier than the one who conquers others. Which chapter?')[0]).toBe('Daodejing 33');
+  });
+
+  it('matches each side of a comparison without the other side\'s concept names', () => {
+    const { evidence } = evidenceFor('How long should one grieve? Compare the Analects on mourning with the Diamond Sutra on impermanence.');
+    const packs = new Set(evidence.map((e) => e.passage.packId));
+    expect(packs).toEqual(new Set(['analects', 'diamond-sutra']));
+    expect(evidence.map((e) => e.passage.locator)).toContain('Diamond Sutra 32');
+  });
+
   it('reads 各有哪些 as how a comparison is asked, leaving what it is about', () => {
     const { evidence } = evidenceFor('易经和论语里关于“改过”的说法，各有哪些？');
     const locators = evidence.map((e) => e.passage.locator);
@@ -498,6 +532,9 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(commentatorsAsked('玄之又玄是什么意思？')).toEqual([]);
     expect(commentatorsAsked('朱熹在《论语集注》里是怎么解释“克己复礼”的？')).toEqual(['论语集注']);
     expect(evidenceFor('王弼注《老子》的时候，“玄之又玄”是怎么解释的？').evidence).toEqual([]);
+    // His commentary on the Yijing, named as a book, is not in the hexagram texts either.
+    expect(evidenceFor('朱熹在《周易本义》里是怎么解释坤卦“元亨，利牝马之贞”的？').evidence).toEqual([]);
+    expect(evidenceFor('坤卦“元亨，利牝马之贞”是什么意思？').evidence.map((e) => e.passage.locator)).toContain('Yijing 2 (Kun)');
     // Pointing at the passage does not make it name the commentator.
     expect(evidenceFor('王弼注道德经第一章的时候是怎么解释“玄之又玄”的？').evidence).toEqual([]);
     expect(evidenceFor('道德经第一章是怎么说“玄之又玄”的？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 1');
