@@ -10,6 +10,8 @@ export const STOP = new Set([
   // The same framing verbs inflected ("the saying goes", "telling", "once said"), which the
   // stemmer would otherwise keep as content (sai, tell, onc).
   ...'saying telling told meaning meant making getting wanting letting once somebody somewhere whatever whoever anybody when whenever where wherever'.split(' '),
+  // A conjunction that only frames what is asked ("say whether monks must ...").
+  'whether',
 ]);
 
 /**

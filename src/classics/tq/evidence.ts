@@ -495,13 +495,18 @@ export const REFERS_BACK = /\b(?:it|this|that|these|those|them|such|same|likewis
 /**
  * The sentence a question asks in, when it first tells a situation: 最近刚升职，感觉自己有点飘了。
  * 道德经对事情做成之后应该怎么自处？ asks the second sentence. Undefined for a one-sentence question.
+ * A last sentence that only points back ("What does it actually say?") asks with the one before
+ * it ("A friend said I should read the Yijing hexagram about modesty"), when a story precedes both.
  */
 export function askingSentence(content: string): string | undefined {
   const sentences = content
     .split(/[。！？!?；;\n]|\.(?:\s|$)/u)
     .map((x) => x.trim())
     .filter((x) => questionTerms(x).length > 0);
-  return sentences.length >= 2 ? sentences[sentences.length - 1] : undefined;
+  if (sentences.length < 2) return undefined;
+  const last = sentences[sentences.length - 1]!;
+  const pointsBack = REFERS_BACK.test(last) && questionTerms(last).length < 2;
+  return pointsBack && sentences.length >= 3 ? `${sentences[sentences.length - 2]}. ${last}` : last;
 }
 
 /**
@@ -636,6 +641,12 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // ranking weighs the passage's text, rendering and claims together, and orders the passages
   // that pass the floor better than the floor's own share does.
   candidates.sort((a, b) => Number(keyPassages.has(b.passage.id)) - Number(keyPassages.has(a.passage.id)));
+  // A quoted line is best carried by the passage that has it within one sentence: among passages
+  // that share its words ("know", "speak" in many chapters), that one comes first.
+  if (genuine.length) {
+    const share = new Map(candidates.map((c) => [c.passage.id, Math.max(...genuine.map((q) => q.carried(c.passage.id)))]));
+    candidates.sort((a, b) => share.get(b.passage.id)! - share.get(a.passage.id)!);
+  }
   // A comparison between named classics needs each of them, and so does any question that names
   // several ("Laozi says ..., Confucius ..., and the Diamond Sutra ...: the same point?"): their
   // candidates take turns.

@@ -65,8 +65,10 @@ const FRAME_WORDS = [
   /\b(?:specifically|particularly|exactly|precisely|basically|actually|honestly|literally|philosophically)\b/g,
   // How often or how a classic is said to present something: "keeps holding up water as the thing to imitate".
   /\b(?:keep|keeps|kept) (?=[a-z]+ing\b)|\b(?:hold|holds|holding|held) up\b/g,
-  // Where a line stands rather than what it says: "which chapter, and what's the context".
+  // Where a line stands rather than what it says: "which chapter, and what's the context", "what
+  // comes right after that line", "the next line".
   /\b(?:whats|context)\b/g,
+  /\b(?:what )?(?:comes|follows|came|followed) (?:right |just |immediately |directly )?(?:after|before|next)(?: (?:that|it|this))?\b|\b(?:the )?(?:next|following|previous|preceding) (?:line|sentence|clause|verse)\b/g,
   // What the asker is not asking, and that they only wonder: "not asking for medical advice, just
   // wondering whether".
   /\bnot asking (?:you )?for (?:any )?(?:medical |legal |financial |professional )?(?:advice|a diagnosis|diagnosis|treatment)\b|\b(?:just )?(?:wondering|curious) (?:whether|if|about)\b/g,

@@ -160,6 +160,13 @@ describe('illumination over the packs\u2019 situations', () => {
     ]);
   });
 
+  it('meets teaching pupils of different temperaments with Analects 11.22 and Chuanxilu 225', () => {
+    meets([
+      ['我教的孩子性子各不相同，有的胆小，有的冒冒失失，同样的话效果完全不一样', 'situation.work.teaching-different-temperaments', 'confucian', ['lunyu.11.22', 'lunyu.6.21']],
+      ['Some of my students are timid and others rush in headlong; should I teach them differently?', 'situation.work.teaching-different-temperaments', 'yangming', ['cxl.225']],
+    ]);
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);

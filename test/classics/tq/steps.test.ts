@@ -102,6 +102,28 @@ describe('Intent', () => {
     expect(evidence.map((e) => e.passage.locator)).toContain('Diamond Sutra 32');
   });
 
+  it('puts first the passage that has a quoted line within one sentence, and reads "what comes next" as where it stands', () => {
+    const { evidence } = evidenceFor("Which chapter of the Daodejing says 'one who knows does not speak, one who speaks does not know', and what comes next?");
+    expect(evidence[0]?.passage.locator).toBe('Daodejing 56');
+  });
+
+  it('asks with the sentence before a last one that only points back ("What does it say?")', () => {
+    const { evidence } = evidenceFor("Just moved up to team lead above three senior coworkers and it's awkward. My mentor said to read the Yijing hexagram about modesty. What does it actually say?");
+    expect(evidence.slice(0, 3).every((e) => e.passage.locator.startsWith('Yijing 15'))).toBe(true);
+  });
+
+  it('reads "whether" as framing, so a question on what a text never says finds nothing', () => {
+    expect(evidenceFor('Does the Diamond Sutra say whether monks must be vegetarian?').evidence).toEqual([]);
+    expect(evidenceFor('does the diamond sutra say whether monks are allowed to marry?').evidence).toEqual([]);
+  });
+
+  it('bridges overfilling, 佛老 and sincerity to the passages that say them in other words', () => {
+    const first = (q: string) => evidenceFor(q).evidence[0]?.passage.locator;
+    expect(first('Is there a Daodejing line warning against filling a cup to overflowing?')).toBe('Daodejing 9');
+    expect(first('王阳明怎么评价佛老二氏？')).toBe('Chuanxilu 124');
+    expect(evidenceFor('What is sincerity for Wang Yangming?').evidence.map((e) => e.passage.locator)).toContain('Chuanxilu 121');
+  });
+
   it('reads 各有哪些 as how a comparison is asked, leaving what it is about', () => {
     const { evidence } = evidenceFor('易经和论语里关于“改过”的说法，各有哪些？');
     const locators = evidence.map((e) => e.passage.locator);
