@@ -343,6 +343,18 @@ export function asksYear(question: string): boolean {
   return /哪一年|哪年|什么年份|\b(?:what|which) year\b/u.test(question);
 }
 
+/**
+ * Whether a question asks which work a line comes from (出自哪里, 出处, which book is it from),
+ * not where in a work it names it stands (出自道德经哪一章 takes the work as given).
+ */
+export function asksSource(question: string): boolean {
+  const n = normalize(question);
+  return (
+    /出自哪|出自何|出处|哪本书|哪部(?:书|经)|来源于?哪|\bwhere (?:does|did|is|was) [^?]{0,80}\b(?:come|comes|came) from\b|\bwhich (?:book|classic|text|work) (?:is|was|does|did)\b|\bthe source of\b/u.test(n) &&
+    !/(?:哪|第几)(?:一)?(?:章|篇|卦|条|段|节|分)|\bwhich (?:chapter|section|passage|hexagram|book of)\b/u.test(n)
+  );
+}
+
 /** A reign year or a dated year (正德三年, 元年, 1508, in the year of): not a span of years (三年之丧). */
 const YEAR_WORDS = /元年|(?:正德|嘉靖|弘治|成化|贞观|开元|永乐|洪武|万历)[一二三四五六七八九十]*年|[甲乙丙丁戊己庚辛壬癸][子丑寅卯辰巳午未申酉戌亥]|\b1[0-9]{3}\b|\bin the year\b/u;
 

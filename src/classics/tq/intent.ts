@@ -79,8 +79,9 @@ const FRAME_WORDS = [
   // How a classic is said to treat its topic: "how do X and Y talk about", "how does it describe",
   // "what does it advise", "which one lays out".
   /\b(talk|talks|talked|talking|discuss|discusses|discussed|discussing|describe|describes|described|explain|explains|explained|regard|regards|address|addresses|advise|advises|advice|recommend|recommends|counsel|counsels|(?:lay|lays|laid|spell|spells|spelled) out)\b/g,
-  // How a comparison is asked: what is compared is the rest.
-  /\b(compare|compares|comparing|comparison|contrast|contrasts|contrasting|differ|differs|difference|differences|versus|vs|similar|similarity|similarities|both|agree|agrees|disagree|disagrees)\b/g,
+  // How a comparison is asked: what is compared is the rest. Comparing oneself with others ("I
+  // can't stop comparing myself to old classmates") is what a life story is about, not how it asks.
+  /\b(compare|compares|comparing|comparison|contrast|contrasts|contrasting|differ|differs|difference|differences|versus|vs|similar|similarity|similarities|both|agree|agrees|disagree|disagrees)\b(?!\s+(?:myself|me|ourselves|yourself|oneself|himself|herself|themselves|us)\b)/g,
 ];
 
 const ZH_NUMERALS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
@@ -120,7 +121,7 @@ interface HexagramName {
   zhGua: string;
   /** The pinyin name used as a name: "jie hexagram", "jie (", "hexagram 60 jie", "the jie". */
   pinyinPattern: RegExp;
-  /** An English name used with the word hexagram: "the Peace hexagram", "hexagram of Modesty". */
+  /** An English name used with the word hexagram: "the Peace hexagram", "hexagram of Modesty", "a hexagram about the family". */
   englishPattern?: RegExp;
   /** The English words of its judgment, lines and commentaries, to tell it from a namesake. */
   words: Set<string>;
@@ -154,7 +155,7 @@ function hexagramIndex(k: Knowledge) {
         zh: normalize(name),
         zhGua: normalize(`${name}卦`),
         pinyinPattern: new RegExp(`\\b${lower}\\b\\s*(?:hexagram|\\()|\\bhexagram\\s*(?:\\d+\\s*)?\\(?${lower}\\b|\\bthe ${lower}\\b|\\b(?:line|lines|judgment|image|tuan) of ${lower}\\b`),
-        ...(english ? { englishPattern: new RegExp(`\\b(?:${english})\\s+hexagram\\b|\\bhexagram\\s+(?:of\\s+|called\\s+)?(?:the\\s+)?(?:${english})\\b`) } : {}),
+        ...(english ? { englishPattern: new RegExp(`\\b(?:${english})\\s+hexagram\\b|\\bhexagram\\s+(?:of\\s+|called\\s+|about\\s+|on\\s+|for\\s+)?(?:the\\s+)?(?:${english})\\b`) } : {}),
         words: new Set(k.passages.filter((x) => x.packId === 'yijing' && x.hexagram === p.hexagram).flatMap((x) => englishTerms(normalize(x.en ?? '')))),
       });
     }

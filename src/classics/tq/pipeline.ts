@@ -7,7 +7,7 @@ import type { RetrievalScope } from '../retrieval.js';
 import { traditionByName } from '../retrieval.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust, type BoundClaim, type ConflictStatus } from './claims.js';
 import { validateCitations, type Citation } from './citations.js';
-import { scopeFor, selectEvidence, type Evidence } from './evidence.js';
+import { asksSource, quotesOf, scopeFor, selectEvidence, type Evidence } from './evidence.js';
 import { ANSWER_MODE, express, trustLabel, type ExpressionMode } from './expression.js';
 import { detectIntent, type Intent } from './intent.js';
 import { pinyinSpelledOut } from '../pinyin-lines.js';
@@ -166,9 +166,17 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   if (!gate.allowed) return abstain('GATE_BLOCKED', gate.message ?? '');
   if (intent.danglingReference) return abstain('NO_EVIDENCE', ABSTAIN_TEXT.NO_EVIDENCE[lang]);
 
-  const scope = scopeFor(intent, requested);
-  const hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
-  const evidence: Evidence[] = time('evidence', () => selectEvidence(intent, hits, k, lib.retrieval, scope));
+  let scope = scopeFor(intent, requested);
+  let hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
+  let evidence: Evidence[] = time('evidence', () => selectEvidence(intent, hits, k, lib.retrieval, scope));
+  // A question that asks where a quoted line comes from, and names a classic that does not have it
+  // (同事非说是孔子讲的，这句到底出自哪里？), asks about the line wherever it is: the classic it names
+  // is the claim in doubt. A scope the caller asked for is kept.
+  if (!evidence.length && scope !== requested && intent.packsNamed.length && asksSource(intent.question ?? query) && quotesOf(intent.question ?? query).some((q) => /\p{Script=Han}{3}/u.test(q))) {
+    scope = {};
+    hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
+    evidence = time('evidence', () => selectEvidence({ ...intent, packsNamed: [] }, hits, k, lib.retrieval, scope));
+  }
   trace.evidenceIds = evidence.map((e) => e.passage.id);
   if (!evidence.length) {
     const aboutClassics = intent.packsNamed.length > 0 || intent.concepts.length > 0;

@@ -89,7 +89,7 @@ describe('illumination over the packs\u2019 situations', () => {
     expect(busy.perspectives.find((p) => p.tradition === 'yangming')?.evidence_ids).toEqual(['cxl.218', 'cxl.103']);
     const legacy = illuminate({ query: '我爸走后留下一间小店，我想按自己的想法全改掉，又怕对不起他' }, lib, 'q');
     expect(legacy.context.situation_id).toBe('situation.grief.parents-legacy');
-    expect(legacy.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.1.11', 'lunyu.4.20']);
+    expect(legacy.perspectives.find((p) => p.tradition === 'confucian')?.evidence_ids).toEqual(['lunyu.1.11', 'lunyu.4.20', 'yijing.18.line1']);
   });
 
   it('meets being swayed by praise, wanting to leave the world, and blaming a teammate, with their own passages', () => {
@@ -164,6 +164,15 @@ describe('illumination over the packs\u2019 situations', () => {
     meets([
       ['我教的孩子性子各不相同，有的胆小，有的冒冒失失，同样的话效果完全不一样', 'situation.work.teaching-different-temperaments', 'confucian', ['lunyu.11.22', 'lunyu.6.21']],
       ['Some of my students are timid and others rush in headlong; should I teach them differently?', 'situation.work.teaching-different-temperaments', 'yangming', ['cxl.225']],
+    ]);
+  });
+
+  it("meets a father's business to reform with Gu (Yijing 18), a new lead with Analects 13.6, and retirement and a racing mind", () => {
+    meets([
+      ['接手了父亲干了一辈子的小厂，老办法得改，又怕伤他的心', 'situation.grief.parents-legacy', 'confucian', ['lunyu.1.11', 'lunyu.4.20', 'yijing.18.line1']],
+      ['刚当上组长，组里的老员工不太服气，我不想靠压人', 'situation.work.leading-a-team', 'confucian', ['lunyu.13.2', 'lunyu.2.3', 'lunyu.13.6']],
+      ['Since I retired after thirty years of teaching I feel useless', 'situation.retirement.loss-of-purpose', 'daoist', ['ddj.9']],
+      ['一天到晚都忙，就连周末脑子也停不下来', 'situation.work.burnout', 'yangming', ['cxl.104']],
     ]);
   });
 

@@ -108,7 +108,7 @@ describe('Intent', () => {
   });
 
   it('asks with the sentence before a last one that only points back ("What does it say?")', () => {
-    const { evidence } = evidenceFor("Just moved up to team lead above three senior coworkers and it's awkward. My mentor said to read the Yijing hexagram about modesty. What does it actually say?");
+    const { evidence } = evidenceFor("Just moved up to team lead above three senior coworkers and it's awkward. My mentor told me to read what the Yijing says on modesty. What does it actually say?");
     expect(evidence.slice(0, 3).every((e) => e.passage.locator.startsWith('Yijing 15'))).toBe(true);
   });
 
@@ -122,6 +122,26 @@ describe('Intent', () => {
     expect(first('Is there a Daodejing line warning against filling a cup to overflowing?')).toBe('Daodejing 9');
     expect(first('王阳明怎么评价佛老二氏？')).toBe('Chuanxilu 124');
     expect(evidenceFor('What is sincerity for Wang Yangming?').evidence.map((e) => e.passage.locator)).toContain('Chuanxilu 121');
+  });
+
+  it('keeps comparing oneself with others as what a story is about, and reads "a hexagram about the family"', () => {
+    expect(intentOf('I keep comparing myself to friends who earn more than me. Does the Diamond Sutra help?').content).toContain('comparing myself');
+    expect(intentOf('Compare the Analects and the Daodejing on ritual.').content).not.toContain('compare');
+    const family = intentOf('What does the Yijing hexagram about the family say about a strict father?');
+    expect(family.references.map((p) => p.locator)).toContain('Yijing 37 (Jiaren)');
+  });
+
+  it('looks for a quoted line in every classic when the question doubts which one it is from', () => {
+    const cited = (q: string) => {
+      const { answer } = trustedQuery({ query: q, knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, 'q');
+      return answer.citations.map((c) => c.locator);
+    };
+    expect(cited('同学非说“知足不辱，知止不殆”是孔子讲的，这句到底出自哪里？')).toContain('Daodejing 44');
+    // Where in a named classic a line stands takes the classic as given: it is not there.
+    expect(cited('“己所不欲，勿施于人”出自道德经哪一章？')).toEqual([]);
+    // A scope the caller asked for is kept.
+    const scoped = trustedQuery({ query: '同学非说“知足不辱，知止不殆”是孔子讲的，这句到底出自哪里？', knowledge_scope: ['analects'], expression_mode: 'conversation' }, lib, 'q').answer;
+    expect(scoped.citations.every((c) => c.locator.startsWith('Analects'))).toBe(true);
   });
 
   it('reads 各有哪些 as how a comparison is asked, leaving what it is about', () => {
