@@ -151,6 +151,8 @@ const SINGLE_QUOTED = /(?<![\p{L}\p{N}])['‘]((?:[^'‘’\n]|(?<=\p{L})['’](
  */
 export function quotesOf(content: string, concepts: Concept[] = []): string[] {
   const names = new Set(concepts.flatMap((c) => [c.zh, c.en, ...c.aliases].map((n) => normalize(n).replace(/\s+/g, ' ').trim())));
+  const romanised = concepts.map((c) => normalize(c.pinyin_plain ?? '').replace(/\s+/g, '')).filter((name) => /^[a-z]{2,}$/.test(name));
+  const outside = namesOutsideWork(content);
   const out: string[] = [];
   const n = normalize(content);
   const found = [...n.matchAll(/[“「『"]([^”」』"]+)[”」』"]/gu)];
@@ -169,6 +171,11 @@ export function quotesOf(content: string, concepts: Concept[] = []): string[] {
     if (han === 0 && [...names].some((name) => name.split(' ').length >= 3 && !/\p{Script=Han}/u.test(name) && ` ${quote.replace(/[^a-z0-9']+/g, ' ')} `.includes(` ${name} `))) continue;
     // A line given in pinyin only (junzi bu qi) is matched through the concept it names, if any.
     if (han === 0 && words.every((w) => PINYIN_WORD.test(w))) continue;
+    // So is an English line that keeps a concept's romanised name ("Dao models itself on ziran",
+    // "the dao that can be told"): a rendering says "the Way" or "what is so of itself" there, and
+    // the line is found through the concept and its other words, not as a quote.
+    // A line the question gives to a work these packs do not hold stays a quote (see namesOutsideWork).
+    if (han === 0 && !outside && romanised.some((name) => (words as string[]).includes(name))) continue;
     if (han >= 3 || (han === 0 && englishTerms(quote).length >= 3)) out.push(quote);
   }
   return out;

@@ -137,6 +137,13 @@ function englishNames(title: string): string[] {
 }
 
 /** Hexagram names by number, built once per set of packs (every question looks them up). */
+/**
+ * Two-character hexagram names that are everyday words (家人 family members, 大有 much, 无妄之灾):
+ * they name the hexagram only in a question about the Yijing (我爸住院了……家人生病时 is no
+ * question about Jiaren).
+ */
+const EVERYDAY_HEXAGRAM_NAMES: ReadonlySet<string> = new Set(['家人', '同人', '大有', '无妄', '大过', '小过', '大壮']);
+
 const hexagramIndexes = new WeakMap<Knowledge, Map<number, HexagramName>>();
 
 function hexagramIndex(k: Knowledge) {
@@ -234,7 +241,7 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
   for (const [number, h] of hexagrams) {
     const pinyin = h.pinyin.toLowerCase();
     const named =
-      (Array.from(h.zh).length >= 2 && n.includes(h.zh)) ||
+      (Array.from(h.zh).length >= 2 && n.includes(h.zh) && (aboutYijing || !EVERYDAY_HEXAGRAM_NAMES.has(h.zh))) ||
       n.includes(h.zhGua) ||
       Boolean(namesHexagram && h.englishPattern?.test(n)) ||
       // And a hexagram's name in quotation marks is the hexagram: 易经对人处在“困”的时候有什么说法.

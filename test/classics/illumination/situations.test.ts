@@ -176,6 +176,13 @@ describe('illumination over the packs\u2019 situations', () => {
     ]);
   });
 
+  it('meets a layoff and a failed exam with the Kun and Jian images of the Yijing', () => {
+    meets([
+      ['公司裁员，我被裁掉了，一下子没了工作', 'situation.career.laid-off', 'confucian', ['lunyu.15.2', 'yijing.47.image']],
+      ['考研又落榜了，不想再考了', 'situation.study.failed-exam', 'confucian', ['lunyu.16.9', 'lunyu.9.19', 'yijing.39.image']],
+    ]);
+  });
+
   it('answers in the question language', () => {
     const zh = illuminate({ query: '我每天上班都觉得被掏空' }, lib, 'zh');
     expect(zh.perspectives.every((p) => /[\u4e00-\u9fff]/.test(p.text))).toBe(true);

@@ -144,6 +144,12 @@ describe('Intent', () => {
     expect(scoped.citations.every((c) => c.locator.startsWith('Analects'))).toBe(true);
   });
 
+  it('reads an everyday two-character hexagram name (家人) as the hexagram only in a question about the Yijing', () => {
+    expect(intentOf('我爸住院了，家人生病时，传习录里怎么面对忧虑？').references).toEqual([]);
+    expect(intentOf('易经里的家人讲的是什么？').references.map((p) => p.locator)).toContain('Yijing 37 (Jiaren)');
+    expect(intentOf('家人卦讲的是什么？').references.map((p) => p.locator)).toContain('Yijing 37 (Jiaren)');
+  });
+
   it('reads 各有哪些 as how a comparison is asked, leaving what it is about', () => {
     const { evidence } = evidenceFor('易经和论语里关于“改过”的说法，各有哪些？');
     const locators = evidence.map((e) => e.passage.locator);
@@ -298,6 +304,10 @@ describe('Evidence', () => {
     expect(quotesOf('What is "one thread"?')).toEqual([]);
     expect(quotesOf('“知行合一”是什么意思', lib.retrieval.detectConcepts('知行合一'))).toEqual([]);
     expect(quotesOf('What does "hou de zai wu" mean?')).toEqual([]);
+    // An English line that keeps a concept's romanised name is found through the concept.
+    const ziran = 'In "the Way models itself on ziran", what does ziran mean?';
+    expect(quotesOf(ziran, lib.retrieval.detectConcepts(ziran))).toEqual([]);
+    expect(evidenceFor(ziran).evidence[0]?.passage.locator).toBe('Daodejing 25');
   });
 
   it('matches an English rendering of a line through the concept it names, since translations differ', () => {
