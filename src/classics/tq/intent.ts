@@ -121,7 +121,10 @@ interface HexagramName {
   zhGua: string;
   /** The pinyin name used as a name: "jie hexagram", "jie (", "hexagram 60 jie", "the jie". */
   pinyinPattern: RegExp;
-  /** An English name used with the word hexagram: "the Peace hexagram", "hexagram of Modesty", "a hexagram about the family". */
+  /**
+   * An English name used with the word hexagram: "the Peace hexagram", "hexagram of Modesty",
+   * "a hexagram about the family".
+   */
   englishPattern?: RegExp;
   /** The English words of its judgment, lines and commentaries, to tell it from a namesake. */
   words: Set<string>;
@@ -136,7 +139,6 @@ function englishNames(title: string): string[] {
     .filter((n) => n.length >= 3);
 }
 
-/** Hexagram names by number, built once per set of packs (every question looks them up). */
 /**
  * Two-character hexagram names that are everyday words (家人 family members, 大有 much, 无妄之灾):
  * they name the hexagram only in a question about the Yijing (我爸住院了……家人生病时 is no
@@ -144,6 +146,7 @@ function englishNames(title: string): string[] {
  */
 const EVERYDAY_HEXAGRAM_NAMES: ReadonlySet<string> = new Set(['家人', '同人', '大有', '无妄', '大过', '小过', '大壮']);
 
+/** Hexagram names by number, built once per set of packs (every question looks them up). */
 const hexagramIndexes = new WeakMap<Knowledge, Map<number, HexagramName>>();
 
 function hexagramIndex(k: Knowledge) {

@@ -172,7 +172,8 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   // A question that asks where a quoted line comes from, and names a classic that does not have it
   // (同事非说是孔子讲的，这句到底出自哪里？), asks about the line wherever it is: the classic it names
   // is the claim in doubt. A scope the caller asked for is kept.
-  if (!evidence.length && scope !== requested && intent.packsNamed.length && asksSource(intent.question ?? query) && quotesOf(intent.question ?? query).some((q) => /\p{Script=Han}{3}/u.test(q))) {
+  const scopeChosen = Boolean(requested.packIds || requested.traditions);
+  if (!evidence.length && !scopeChosen && intent.packsNamed.length && asksSource(intent.question ?? query) && quotesOf(intent.question ?? query).some((q) => /\p{Script=Han}{3}/u.test(q))) {
     scope = {};
     hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
     evidence = time('evidence', () => selectEvidence({ ...intent, packsNamed: [] }, hits, k, lib.retrieval, scope));
