@@ -193,9 +193,13 @@ export class QuoteMatcher {
   private readonly clauses: string[];
   /** The share of the quote a passage must carry: a classical line must be the line itself. */
   readonly floor: number;
+  /** Chinese in modern wording (的, 就是, 什么): a paraphrase, not a line of the text. */
+  readonly modernHan: boolean;
 
-  constructor(quote: string, private readonly retrieval: Retrieval) {
-    this.floor = !/\p{Script=Han}/u.test(quote) ? QUOTE_FLOOR_PARAPHRASE : MODERN_WORDING.test(quote) ? QUOTE_FLOOR_PARAPHRASE : QUOTE_FLOOR;
+  constructor(readonly text: string, private readonly retrieval: Retrieval) {
+    const quote = text;
+    this.modernHan = /\p{Script=Han}/u.test(quote) && MODERN_WORDING.test(quote);
+    this.floor = !/\p{Script=Han}/u.test(quote) ? QUOTE_FLOOR_PARAPHRASE : this.modernHan ? QUOTE_FLOOR_PARAPHRASE : QUOTE_FLOOR;
     // A classical line is read clause by clause: editions punctuate the same line differently
     // (反者道之动，弱者道之用 and 反者道之动；弱者道之用), so a clause, not the whole sentence, must
     // sit within one sentence of the passage. A clause too short to say anything alone (子曰) is
@@ -446,6 +450,9 @@ export const QUOTE_FLOOR = 0.75;
  */
 export const QUOTE_FLOOR_PARAPHRASE = 0.5;
 /** Characters and words of modern Chinese: a quote that has them rewords a line rather than cites it. */
+/** A reading offered in quotation marks for checking: 是不是就是“…”, 意思是“…”, 理解成“…”. */
+const GLOSS_OFFERED = /(?:是不是|难道|意思是|理解(?:成|为)|解释(?:成|为)|等于|就是说)(?:就是|说|指)?\s*[“"「『]([^”"」』]+)[”"」』]/gu;
+
 const MODERN_WORDING = /[的了吗呢吧们您]|就是|就像|自己|别人|不要|什么|怎么|这个|那个|一个|我们|你们|他们|没有|因为|所以|如果|但是|可以|应该/u;
 
 /**
@@ -608,7 +615,13 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // then what it asks of a passage found by its words: the line it quotes.
   const fits = (p: Passage) =>
     (!count || count.answers(p.id)) && (!colour || namesColour(retrieval.textOf(p.id), p.en)) && (!age || statesAge(retrieval.textOf(p.id), p.en)) && (!year || statesYear(retrieval.textOf(p.id), p.en)) && namesCommentator(p);
-  const quoted = (p: Passage) => (!quotes.length || genuine.some((q) => (!outside || q.floor === QUOTE_FLOOR) && q.carries(p.id))) && fits(p);
+  // A Chinese quote in modern wording that no passage carries is the asker's own gloss offered for
+  // checking (是不是就是“知道了就赶紧去做”这么简单), not a line to find: it holds no passage back.
+  // One attributed to a classic (孔子说过“加班就是君子之道”) is still a line to find, and finds nothing.
+  const offered = new Set([...normalize(intent.question ?? intent.content).matchAll(GLOSS_OFFERED)].map((m) => m[1]!.trim()));
+  const glosses = new Set(quotes.filter((q) => q.modernHan && offered.has(q.text) && !hits.some((h) => q.carries(h.passage.id))));
+  const held = quotes.filter((q) => !glosses.has(q));
+  const quoted = (p: Passage) => (!held.length || genuine.some((q) => !glosses.has(q) && (!outside || q.floor === QUOTE_FLOOR) && q.carries(p.id))) && fits(p);
   // A passage the question points to is evidence, unless the question quotes a classical line
   // that neither it nor any other passage has (坤卦里“积善之家…”是哪一爻: the line is from a
   // commentary these texts do not hold), or asks of it what it does not give (王弼注道德经第一章:

@@ -150,6 +150,12 @@ describe('Intent', () => {
     expect(intentOf('家人卦讲的是什么？').references.map((p) => p.locator)).toContain('Yijing 37 (Jiaren)');
   });
 
+  it('reads a modern-worded gloss offered for checking as no line to find, but keeps a saying given to a classic', () => {
+    const located = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(located('“知行合一”到底啥意思？是不是就是“知道了就赶紧去做”这么简单？').some((l) => l.startsWith('Chuanxilu'))).toBe(true);
+    expect(located('孔子说过“周末加班就是君子之道”，这是论语哪一章？')).toEqual([]);
+  });
+
   it('reads 各有哪些 as how a comparison is asked, leaving what it is about', () => {
     const { evidence } = evidenceFor('易经和论语里关于“改过”的说法，各有哪些？');
     const locators = evidence.map((e) => e.passage.locator);
