@@ -123,6 +123,20 @@ export interface Situation {
   concept_ids?: string[];
 }
 
+/**
+ * A story told about the classics or their authors that the classics themselves do not record
+ * (Confucius visiting Laozi): a question resting on it is answered by saying where the story is
+ * from, never from passages that merely share its words.
+ */
+export interface UnrecordedStory {
+  id: string;
+  title_en: string;
+  /** Regular expressions (Unicode mode) over the normalized question; any one names the story. */
+  patterns: string[];
+  note_zh: string;
+  note_en: string;
+}
+
 export interface Release {
   id: string;
   status: 'released' | 'candidate' | 'withdrawn' | 'superseded';

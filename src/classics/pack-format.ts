@@ -224,5 +224,16 @@ export const GuidanceFile = z.array(
   }),
 );
 
+/** Stories about the classics that the classics do not record (see UnrecordedStory). */
+export const UnrecordedFile = z.array(
+  z.object({
+    id: z.string().regex(/^unrecorded\.[a-z0-9.-]+$/),
+    title_en: z.string().min(1),
+    patterns: z.array(z.string().min(1)).min(1),
+    note_zh: z.string().min(1),
+    note_en: z.string().min(1),
+  }),
+);
+
 /** Groups of words people use for the same thing (dad/father/爸), used to match situations. */
 export const SynonymFile = z.array(z.array(z.string().min(1)).min(2));

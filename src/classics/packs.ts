@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { Claim, Concept, ConflictRecord, GateFixture, Guidance, Misreading, Passage, Product, ReadingPath, Release, Situation, Source, Tradition } from './model.js';
+import type { Claim, Concept, ConflictRecord, GateFixture, Guidance, Misreading, Passage, Product, ReadingPath, Release, Situation, Source, Tradition, UnrecordedStory } from './model.js';
 import * as F from './pack-format.js';
 import { GateRulesFile, type GateRules } from '../gate/gate.js';
 import { hexagramPassages } from './yijing.js';
@@ -37,6 +37,8 @@ export interface Knowledge {
   products: Product[];
   guidance: Map<string, Guidance>;
   synonyms: string[][];
+  /** Stories the classics do not record, each with its patterns compiled. */
+  unrecorded: (UnrecordedStory & { matchers: RegExp[] })[];
   releases: Release[];
   releaseById: Map<string, Release>;
   /** The newest release with status `released`: what the service serves. */
@@ -111,6 +113,7 @@ export function loadKnowledge(classicsDir: string): LoadResult {
     products: [],
     guidance: new Map(),
     synonyms: [],
+    unrecorded: [],
     releases: [],
     releaseById: new Map(),
   };
@@ -176,6 +179,13 @@ export function loadKnowledge(classicsDir: string): LoadResult {
     k.paths.push(...(single('paths.json', F.ReadingPathFile) as ReadingPath[]));
     for (const g of single('guidance.json', F.GuidanceFile)) k.guidance.set(g.domain, g);
     if (existsSync(join(dir, 'synonyms.json'))) k.synonyms.push(...(readJson(join(dir, 'synonyms.json'), F.SynonymFile, errors) ?? []));
+    for (const story of single('unrecorded.json', F.UnrecordedFile)) {
+      try {
+        k.unrecorded.push({ ...story, matchers: story.patterns.map((pattern) => new RegExp(pattern, 'u')) });
+      } catch (e) {
+        errors.push(`${packId}: unrecorded story ${story.id} has a pattern that does not compile: ${(e as Error).message}`);
+      }
+    }
     if (existsSync(join(dir, 'products.json'))) k.products.push(...((readJson(join(dir, 'products.json'), F.ProductFile, errors) ?? []) as Product[]));
   }
 

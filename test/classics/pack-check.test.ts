@@ -101,6 +101,19 @@ describe('pack check', () => {
     expect(errors.some((e) => /daoist perspective has 4 characters/.test(e))).toBe(true);
   });
 
+  it('compiles the stories the classics do not record, and fails on a pattern that does not compile', () => {
+    const story = (patterns: string[]) => [{ id: 'unrecorded.test', title_en: 'Test', patterns, note_zh: '没有记载。', note_en: 'Not recorded.' }];
+    const good = fixture((f) => {
+      f['unrecorded.json'] = story(['\\bmet confucius\\b']);
+    });
+    expect(good.errors).toEqual([]);
+    expect(good.knowledge.unrecorded[0]!.matchers[0]!.test('laozi met confucius')).toBe(true);
+    const bad = fixture((f) => {
+      f['unrecorded.json'] = story(['(unclosed']);
+    });
+    expect(bad.errors.some((e) => /unrecorded story unrecorded\.test has a pattern that does not compile/.test(e))).toBe(true);
+  });
+
   it('fails when a pack no longer matches its release checksum', () => {
     const { errors } = fixture(undefined, (dir) => writeFileSync(join(dir, 'passages.json'), JSON.stringify([passages[0]])));
     expect(errors).toContain('release r1: pack mini checksum differs from the release (run npm run packs:release)');

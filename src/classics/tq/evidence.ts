@@ -315,9 +315,63 @@ export function namesColour(text: string, en?: string): boolean {
 
 /**
  * Works beside the classics that questions quote from and these packs do not hold: the Yijing's
- * appended commentaries (the Xici and the other wings beyond the Tuan and Xiang) and other sutras.
+ * appended commentaries (the Xici and the other wings beyond the Tuan and Xiang) and other sutras,
+ * named or known by their best-known line (the Heart Sutra's "form is emptiness").
  */
-const OUTSIDE_WORKS = /系辞|繫辭|大传|文言传?|说卦|序卦|杂卦|十翼|心经|心經|法华经|坛经|楞严经|\bxici\b|\bxi ci\b|great (?:commentary|treatise)|\bten wings\b|appended (?:statements|judg(?:e)?ments|remarks)|\bwenyan\b|\bheart sutra\b|\blotus sutra\b|\bplatform sutra\b|\bsurangama\b/iu;
+const OUTSIDE_WORKS = /系辞|繫辭|大传|文言传?|说卦|序卦|杂卦|十翼|心经|心經|法华经|坛经|楞严经|\bxici\b|\bxi ci\b|great (?:commentary|treatise)|\bten wings\b|appended (?:statements|judg(?:e)?ments|remarks)|\bwenyan\b|\bheart sutra\b|\blotus sutra\b|\bplatform sutra\b|\bsurangama\b|色即是空|空即是色|\bform is emptiness\b|\bemptiness is form\b/iu;
+
+/**
+ * Things of the modern world that no classic can speak of: computing and its machines, networks
+ * and their media, digital money. Bare "AI" is left out: it is also Xu Ai and Duke Ai.
+ */
+const MODERN_THINGS = /人工智能|机器人|区块链|比特币|加密货币|数字货币|元宇宙|互联网|智能手机|社交媒体|短视频|电子游戏|\bartificial intelligence\b|\b(?:generative )?ai (?:systems?|models?|chatbots?|tools?|art|assistants?)\b|\bchatgpt\b|\brobots?\b|\bcomputers?\b|\binternet\b|\bsmartphones?\b|\bsocial media\b|\bbitcoin\b|\bcrypto(?:currenc(?:y|ies))?\b|\bblockchain\b|\bvideo games?\b|\btiktok\b|\binstagram\b/iu;
+
+/** Whether a question names a thing of the modern world that the classics cannot speak of. */
+export const namesModernThing = (question: string): boolean => MODERN_THINGS.test(normalize(question));
+
+/**
+ * Whether a question asks how a classic was later given official standing (which emperor made the
+ * Analects required reading for the examinations, 哪个皇帝把传习录列为科举必读).
+ */
+export function asksLaterStanding(question: string): boolean {
+  return /\brequired reading\b|\b(?:examination|exam) (?:curriculum|syllabus)\b|\bofficial (?:curriculum|canon|orthodoxy)\b|\bstate orthodoxy\b|(?:列为|定为|钦定为?|纳入)[^，。？！]{0,6}(?:科举|官学|必读|考试内容)/u.test(normalize(question));
+}
+
+/**
+ * The concepts a question quotes by a Han name of three characters or more as someone's words
+ * (孔子说“上善若水”, 王阳明讲过“知行合一”). quotesOf leaves such names out, since a concept's name
+ * is matched through the concept; as said words they are also a line the speaker's work must have.
+ */
+export function attributedConcepts(question: string, concepts: Concept[]): Concept[] {
+  const said = [...normalize(question).matchAll(/(?:说|讲|曰|提出|提到)过?[:：，,]?\s*[“「『"]([^”」』"]+)[”」』"]/gu)].map((m) => m[1]!.trim());
+  const han = (x: string) => /^\p{Script=Han}{3,}$/u.test(x);
+  return concepts.filter((c) => [c.zh, ...c.aliases].map((x) => normalize(x).trim()).some((name) => han(name) && said.includes(name)));
+}
+
+/**
+ * Figures of the traditions who speak in other works than these (the Buddha's disciples and
+ * bodhisattvas of other sutras, the Warring States thinkers), by their Han and English names.
+ */
+const FIGURES: string[][] = [
+  ['阿难', 'ananda'],
+  ['舍利弗', '舍利子', 'sariputra', 'shariputra'],
+  ['观世音', '观自在', '观音', 'avalokitesvara', 'guanyin'],
+  ['文殊', 'manjushri', 'manjusri'],
+  ['维摩诘', 'vimalakirti'],
+  ['弥勒', 'maitreya'],
+  ['孟子', 'mencius'],
+  ['庄子', '庄周', 'zhuangzi', 'chuang tzu'],
+  ['惠子', '惠施', 'huizi', 'hui shi'],
+  ['荀子', 'xunzi'],
+  ['墨子', 'mozi'],
+];
+const FIGURE_NAMES = FIGURES.map((names) => ({ names, re: new RegExp(names.map((n) => (/\p{Script=Han}/u.test(n) ? n : `\\b${n}\\b`)).join('|'), 'u') }));
+
+/** The figures of FIGURES a question names, each as its list of names. */
+export function figuresNamed(question: string): string[][] {
+  const n = normalize(question);
+  return FIGURE_NAMES.filter((f) => f.re.test(n)).map((f) => f.names);
+}
 
 /** Whether a question names one of the works beside the classics that these packs do not hold. */
 export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.test(question);
@@ -326,11 +380,11 @@ export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.tes
  * Later commentators and translators of the classics, whose readings these packs do not hold
  * (Wang Bi on the Daodejing, He Yan on the Analects, Kumarajiva's translation). Zhu Xi himself
  * is not among them, since the Chuanxilu argues with his readings at length; his commentaries,
- * named as books (论语集注, 周易本义), are.
+ * named as books (论语集注, 周易本义) or as "Zhu Xi's commentary", are: a passage must name him.
  */
 const COMMENTATORS = '论语集注|四书章句集注|四书集注|周易本义|周易正义|程氏易传|伊川易传|孔颖达|程颐|王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu';
 const COMMENTATOR_READING = new RegExp(
-  `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本)|(?:according to|in) (${COMMENTATORS})\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
+  `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本)|(?:according to|in) (${COMMENTATORS})\\b|\\b(zhu xi)(?:'s|’s)? (?:[a-z]+ ){0,2}commentar(?:y|ies)\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
   'iu',
 );
 
@@ -341,7 +395,7 @@ const COMMENTATOR_READING = new RegExp(
  */
 export function commentatorsAsked(question: string): string[] {
   const m = COMMENTATOR_READING.exec(normalize(question));
-  return m ? [(m[1] ?? m[2] ?? m[3])!] : [];
+  return m ? [(m[1] ?? m[2] ?? m[3] ?? m[4])!] : [];
 }
 
 /** Whether a question asks someone's age ("at what age did Laozi die", 孔子活了多少岁). */
@@ -630,6 +684,27 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // A question that gives a real line and then one the texts do not have (“道法自然”后面还有一句
   // “自然法无”) asks about a line that is not there: the real one is no evidence for it.
   if (nowhere.length && nowhere.length < classical.length) return [];
+  // A concept's name quoted as what a classic says (《论语》里孔子说“上善若水”) gives that classic
+  // the concept's line; when none of the concept's key passages is in scope, the question rests on
+  // a misattribution. The names are not the lines word for word (功成身退 for 功遂身退), so the
+  // key passages stand for them.
+  const given = attributedConcepts(intent.question ?? intent.content, intent.concepts);
+  if (given.some((c) => c.key_locators.length && !c.key_locators.some((l) => { const p = k.passageByLocator.get(l); return p && inScope(p); }))) return [];
+  // What a classic says about a modern thing (artificial intelligence, bitcoin, social media) it
+  // cannot say: a passage sharing its other words (the Dao, follow) would only stretch a weak match.
+  // A story that mentions one (刷短视频到半夜) still asks about the asker's life, and a question that
+  // points at a passage or quotes a line asks about that passage.
+  // A figure the classics in scope never name (Ananda in the Diamond Sutra, Mencius in the Analects)
+  // cannot have said or heard anything there: the question rests on a made-up scene.
+  const figures = figuresNamed(intent.question ?? intent.content);
+  if (figures.length) {
+    const inScopePassages = [...k.passageById.values()].filter(inScope);
+    const named = (names: string[]) => inScopePassages.some((p) => names.some((name) => (/\p{Script=Han}/u.test(name) ? retrieval.textOf(p.id).includes(name) : normalize(p.en ?? '').includes(name))));
+    if (figures.some((names) => !named(names))) return [];
+  }
+  // So is how a classic was later made official (which emperor made it required reading for the
+  // examinations): that history happened after the texts and is not in them.
+  if (intent.kind !== 'situational' && !intent.references.length && !classical.length && (namesModernThing(intent.question ?? intent.content) || asksLaterStanding(intent.question ?? intent.content))) return [];
   for (const p of intent.references) if (inScope(p) && fits(p) && nowhere.every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its

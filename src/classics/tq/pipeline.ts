@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { GateVerdict } from '../../gate/gate.js';
 import { ServiceError } from '../../platform/errors.js';
 import type { Library } from '../library.js';
-import type { Claim, ConflictRecord, TrustLevel } from '../model.js';
+import type { Claim, ConflictRecord, TrustLevel, UnrecordedStory } from '../model.js';
+import type { Knowledge } from '../packs.js';
 import type { RetrievalScope } from '../retrieval.js';
 import { traditionByName } from '../retrieval.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust, type BoundClaim, type ConflictStatus } from './claims.js';
@@ -85,6 +86,12 @@ const ABSTAIN_TEXT: Record<Exclude<AbstentionReason, 'GATE_BLOCKED' | 'SIGNIFICA
   },
 };
 
+/** The first story the classics do not record that a question rests on, if any. */
+export function unrecordedStory(question: string, k: Knowledge): UnrecordedStory | undefined {
+  const n = normalize(question);
+  return k.unrecorded.find((story) => story.matchers.some((re) => re.test(n)));
+}
+
 function conflictMessage(conflicts: ConflictRecord[], lib: Library, lang: 'zh' | 'en'): string {
   const k = lib.knowledge;
   const parts = conflicts
@@ -165,6 +172,10 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
 
   if (!gate.allowed) return abstain('GATE_BLOCKED', gate.message ?? '');
   if (intent.danglingReference) return abstain('NO_EVIDENCE', ABSTAIN_TEXT.NO_EVIDENCE[lang]);
+  // A question resting on a story the classics do not record (Confucius visiting Laozi) would
+  // find passages sharing its words (ritual, Laozi); it is told where the story comes from instead.
+  const story = unrecordedStory(query, k);
+  if (story) return abstain('NO_EVIDENCE', `${ABSTAIN_TEXT.NO_EVIDENCE[lang]} ${lang === 'zh' ? story.note_zh : story.note_en}`);
 
   let scope = scopeFor(intent, requested);
   let hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));

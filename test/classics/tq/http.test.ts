@@ -63,6 +63,18 @@ describe('POST /trusted-query', () => {
     expect(body.citations).toEqual([]);
   });
 
+  it('abstains on a story the classics do not record, saying where the story is told', async () => {
+    const en = (await ask('In the Analects, Confucius travels to see Laozi and asks him about ritual. What advice does Laozi give him?')).body;
+    expect(en.abstention.reason).toBe('NO_EVIDENCE');
+    expect(en.abstention.message).toMatch(/Records of the Grand Historian/);
+    expect(en.citations).toEqual([]);
+    const zh = (await ask('王阳明当面和朱熹辩论格物的时候，朱熹是怎么回应的？')).body;
+    expect(zh.abstention.reason).toBe('NO_EVIDENCE');
+    expect(zh.abstention.message).toMatch(/从未见面/);
+    // Comparing the two men's views rests on no such story.
+    expect((await ask('孔子和老子对礼的看法一样吗？')).body.abstention?.message ?? '').not.toMatch(/史记/);
+  });
+
   it('abstains between two traditions on a significant conflict, naming each position with its passages', async () => {
     const { body } = await ask('How do the Daodejing and the Analects differ on learning?');
     expect(body.abstention.reason).toBe('SIGNIFICANT_CONFLICT');

@@ -3,7 +3,7 @@ import { openLibrary, type Library } from '../../../src/classics/library.js';
 import type { Claim } from '../../../src/classics/model.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust } from '../../../src/classics/tq/claims.js';
 import { validateCitations } from '../../../src/classics/tq/citations.js';
-import { altered, askingSentence, asksAge, asksYear, commentatorsAsked, contentTerms, countedOf, namesOutsideWork, oneLeftOut, QuestionMatcher, quotesOf, REFERS_BACK, selectEvidence, statesAge, statesYear } from '../../../src/classics/tq/evidence.js';
+import { altered, askingSentence, asksAge, asksLaterStanding, attributedConcepts, asksYear, commentatorsAsked, contentTerms, countedOf, figuresNamed, namesModernThing, namesOutsideWork, oneLeftOut, QuestionMatcher, quotesOf, REFERS_BACK, selectEvidence, statesAge, statesYear } from '../../../src/classics/tq/evidence.js';
 import { pinyinSpelledOut } from '../../../src/classics/pinyin-lines.js';
 import { normalize } from '../../../src/classics/text.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
@@ -598,6 +598,51 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(evidenceFor('道德经第一章是怎么说“玄之又玄”的？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 1');
     // Zhu Xi is no such commentator here: the Chuanxilu argues with his reading of 格物.
     expect(evidenceFor('王阳明怎么看朱熹对格物的解释？').evidence.map((e) => e.passage.packId)).toContain('chuanxilu');
+    // "Zhu Xi's commentary" names his commentary as a work, which only a passage naming him speaks to.
+    expect(commentatorsAsked("What does Zhu Xi's commentary say about the opening line of the Analects?")).toEqual(['zhu xi']);
+    expect(evidenceFor("What does Zhu Xi's commentary say about the opening line of the Analects?").evidence).toEqual([]);
+    expect(evidenceFor("How did Wang Yangming answer Zhu Xi's commentary on the investigation of things?").evidence.map((e) => e.passage.packId)).toContain('chuanxilu');
+  });
+
+  it('finds nothing for what a classic says of a modern thing, but still reads a story that mentions one', () => {
+    expect(namesModernThing('What does the Daodejing say about artificial intelligence and whether machines can follow the Dao?')).toBe(true);
+    expect(namesModernThing('In the Chuanxilu, where does Wang Yangming explain to Xu Ai that knowing and acting are one?')).toBe(false);
+    expect(namesModernThing('What did Duke Ai ask Confucius about governing?')).toBe(false);
+    expect(evidenceFor('What does the Daodejing say about artificial intelligence and whether machines can follow the Dao?').evidence).toEqual([]);
+    expect(evidenceFor('道德经对人工智能取代人类工作怎么看？').evidence).toEqual([]);
+    // Without the modern thing, the same question finds the Dao's chapters.
+    expect(evidenceFor('What does the Daodejing say about whether people can follow the Dao?').evidence.length).toBeGreaterThan(0);
+    // A passage pointed at is still what the question asks about.
+    expect(evidenceFor('Does Daodejing 12 speak to my smartphone habit?').evidence.map((e) => e.passage.locator)).toContain('Daodejing 12');
+  });
+
+  it("finds nothing for a concept's name quoted as the words of a classic that does not have it", () => {
+    const concepts = (q: string) => lib.retrieval.detectConcepts(q);
+    const q = '《论语》里孔子说“上善若水”，他是怎么解释水的德行的？';
+    expect(attributedConcepts(q, concepts(q)).map((c) => c.id)).toEqual(['concept.shangshan-ruoshui']);
+    expect(evidenceFor(q).evidence).toEqual([]);
+    // Given to the classic that has it, the same name finds its chapter.
+    expect(evidenceFor('《道德经》里老子说“上善若水”，他是怎么解释水的德行的？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 8');
+    // A name that is not the line word for word (功成身退 for 功遂身退) stands for its key passage.
+    expect(evidenceFor('道德经里讲“功成身退”的是哪一章？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 9');
+  });
+
+  it('finds nothing for a scene with a figure the classics in scope never name', () => {
+    expect(figuresNamed('In the Diamond Sutra, why does the Buddha tell Ananda that his teaching is like a raft?')).toEqual([['阿难', 'ananda']]);
+    expect(figuresNamed('What does the Diamond Sutra say about the raft?')).toEqual([]);
+    expect(evidenceFor('In the Diamond Sutra, why does the Buddha tell Ananda that his teaching is like a raft?').evidence).toEqual([]);
+    expect(evidenceFor('《金刚经》里佛陀是对阿难讲“应无所住而生其心”的吗？').evidence).toEqual([]);
+    // Without the made-up listener, the raft is found.
+    expect(evidenceFor('In the Diamond Sutra, why does the Buddha say that his teaching is like a raft?').evidence.map((e) => e.passage.locator)).toContain('Diamond Sutra 6');
+    // Mencius is named in the Chuanxilu, so a question on him there has its passages.
+    expect(evidenceFor('传习录里王阳明怎么讲孟子的“集义”？').evidence.map((e) => e.passage.packId)).toContain('chuanxilu');
+  });
+
+  it('finds nothing for how a classic was later made official, which happened after the texts', () => {
+    expect(asksLaterStanding('Which Ming or Qing emperor made the Chuanxilu required reading for the civil service exams?')).toBe(true);
+    expect(asksLaterStanding('哪个皇帝把《论语》列为科举必读？')).toBe(true);
+    expect(asksLaterStanding('What does the Chuanxilu say about studying for the civil service exams?')).toBe(false);
+    expect(evidenceFor('Which Ming or Qing emperor made the Chuanxilu required reading for the civil service exams?').evidence).toEqual([]);
   });
 
   it('weighs Han text by character when matching a situation, so the seams between words weigh nothing', () => {
@@ -620,6 +665,9 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(namesOutsideWork('《系辞》里这句话怎么理解')).toBe(true);
     expect(namesOutsideWork('What does the Analects mean by ren?')).toBe(false);
     expect(evidenceFor("What does the Great Commentary of the Yijing mean by 'one yin and one yang is called the Dao'?").evidence).toEqual([]);
+    // The Heart Sutra is known by its line as much as by its name.
+    expect(namesOutsideWork("Why does the Diamond Sutra say 'form is emptiness and emptiness is form'?")).toBe(true);
+    expect(evidenceFor("Why does the Diamond Sutra say 'form is emptiness and emptiness is form'? I'm confused by that section.").evidence).toEqual([]);
   });
 
   it('reads the longest pinyin a query may hold without becoming a denial of service', () => {
