@@ -382,6 +382,9 @@ export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.tes
  * is not among them, since the Chuanxilu argues with his readings at length; his commentaries,
  * named as books (论语集注, 周易本义) or as "Zhu Xi's commentary", are: a passage must name him.
  */
+/** The share of an English line a passage's rendering must carry to be that line in other words. */
+const RENDERING_CARRIED = 0.8;
+
 const COMMENTATORS = '论语集注|四书章句集注|四书集注|周易本义|周易正义|程氏易传|伊川易传|孔颖达|程颐|王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu';
 const COMMENTATOR_READING = new RegExp(
   `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本)|(?:according to|in) (${COMMENTATORS})\\b|\\b(zhu xi)(?:'s|’s)? (?:[a-z]+ ){0,2}commentar(?:y|ies)\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
@@ -705,7 +708,12 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // So is how a classic was later made official (which emperor made it required reading for the
   // examinations): that history happened after the texts and is not in them.
   if (intent.kind !== 'situational' && !intent.references.length && !classical.length && (namesModernThing(intent.question ?? intent.content) || asksLaterStanding(intent.question ?? intent.content))) return [];
-  for (const p of intent.references) if (inScope(p) && fits(p) && nowhere.every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
+  // An English line that no passage in scope renders but one outside it does (the Qian hexagram
+  // "does nothing, yet nothing is left undone", a Daodejing line) is held to the passage pointed
+  // at the same way. A line no passage renders at all is only translated differently.
+  const elsewhere = (q: QuoteMatcher) => retrieval.search(q.text, {}, 10).some((h) => !inScope(h.passage) && q.carries(h.passage.id));
+  const unrendered = intent.references.length ? genuine.filter((q) => q.floor !== QUOTE_FLOOR && !glosses.has(q) && !hits.some((h) => q.carries(h.passage.id)) && elsewhere(q)) : [];
+  for (const p of intent.references) if (inScope(p) && fits(p) && [...nowhere, ...unrendered].every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its
   // everyday sense; when much of the question is in words no classic has (I feel empty after my
@@ -734,7 +742,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     }
     // A classical line the question quotes, found in the passage, is what the question asks about,
     // however many words it spends on asking (有句话叫“后生可畏”，后面好像还接了一句…原文到底怎么说的).
-    if (!best && classical.some((q) => q.carries(hit.passage.id))) best = floor;
+    // So is an English line the passage's rendering carries nearly word for word ("follow what my
+    // heart desires without overstepping the line"): renderings differ, but not that little.
+    if (!best && (classical.some((q) => q.carries(hit.passage.id)) || genuine.some((q) => q.floor !== QUOTE_FLOOR && q.carried(hit.passage.id) >= RENDERING_CARRIED))) best = floor;
     const conceptLinked = hit.conceptIds.some((id) => conceptIds.has(id) && linkedCoverage >= floorOf(id));
     if (conceptLinked && linkedCoverage > 0) {
       // A named concept's own key passage says most about it; any passage linked to it counts.

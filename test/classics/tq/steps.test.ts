@@ -8,7 +8,7 @@ import { pinyinSpelledOut } from '../../../src/classics/pinyin-lines.js';
 import { normalize } from '../../../src/classics/text.js';
 import { express, type ExpressionMode } from '../../../src/classics/tq/expression.js';
 import { detectIntent, parseNumber, romanisationRemoved } from '../../../src/classics/tq/intent.js';
-import { resolveScope, trustedQuery } from '../../../src/classics/tq/pipeline.js';
+import { resolveScope, trustedQuery, unrecordedStory } from '../../../src/classics/tq/pipeline.js';
 
 let lib: Library;
 beforeAll(() => {
@@ -604,47 +604,6 @@ describe('Intent and Evidence: set 4 tuning', () => {
     expect(evidenceFor("How did Wang Yangming answer Zhu Xi's commentary on the investigation of things?").evidence.map((e) => e.passage.packId)).toContain('chuanxilu');
   });
 
-  it('finds nothing for what a classic says of a modern thing, but still reads a story that mentions one', () => {
-    expect(namesModernThing('What does the Daodejing say about artificial intelligence and whether machines can follow the Dao?')).toBe(true);
-    expect(namesModernThing('In the Chuanxilu, where does Wang Yangming explain to Xu Ai that knowing and acting are one?')).toBe(false);
-    expect(namesModernThing('What did Duke Ai ask Confucius about governing?')).toBe(false);
-    expect(evidenceFor('What does the Daodejing say about artificial intelligence and whether machines can follow the Dao?').evidence).toEqual([]);
-    expect(evidenceFor('道德经对人工智能取代人类工作怎么看？').evidence).toEqual([]);
-    // Without the modern thing, the same question finds the Dao's chapters.
-    expect(evidenceFor('What does the Daodejing say about whether people can follow the Dao?').evidence.length).toBeGreaterThan(0);
-    // A passage pointed at is still what the question asks about.
-    expect(evidenceFor('Does Daodejing 12 speak to my smartphone habit?').evidence.map((e) => e.passage.locator)).toContain('Daodejing 12');
-  });
-
-  it("finds nothing for a concept's name quoted as the words of a classic that does not have it", () => {
-    const concepts = (q: string) => lib.retrieval.detectConcepts(q);
-    const q = '《论语》里孔子说“上善若水”，他是怎么解释水的德行的？';
-    expect(attributedConcepts(q, concepts(q)).map((c) => c.id)).toEqual(['concept.shangshan-ruoshui']);
-    expect(evidenceFor(q).evidence).toEqual([]);
-    // Given to the classic that has it, the same name finds its chapter.
-    expect(evidenceFor('《道德经》里老子说“上善若水”，他是怎么解释水的德行的？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 8');
-    // A name that is not the line word for word (功成身退 for 功遂身退) stands for its key passage.
-    expect(evidenceFor('道德经里讲“功成身退”的是哪一章？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 9');
-  });
-
-  it('finds nothing for a scene with a figure the classics in scope never name', () => {
-    expect(figuresNamed('In the Diamond Sutra, why does the Buddha tell Ananda that his teaching is like a raft?')).toEqual([['阿难', 'ananda']]);
-    expect(figuresNamed('What does the Diamond Sutra say about the raft?')).toEqual([]);
-    expect(evidenceFor('In the Diamond Sutra, why does the Buddha tell Ananda that his teaching is like a raft?').evidence).toEqual([]);
-    expect(evidenceFor('《金刚经》里佛陀是对阿难讲“应无所住而生其心”的吗？').evidence).toEqual([]);
-    // Without the made-up listener, the raft is found.
-    expect(evidenceFor('In the Diamond Sutra, why does the Buddha say that his teaching is like a raft?').evidence.map((e) => e.passage.locator)).toContain('Diamond Sutra 6');
-    // Mencius is named in the Chuanxilu, so a question on him there has its passages.
-    expect(evidenceFor('传习录里王阳明怎么讲孟子的“集义”？').evidence.map((e) => e.passage.packId)).toContain('chuanxilu');
-  });
-
-  it('finds nothing for how a classic was later made official, which happened after the texts', () => {
-    expect(asksLaterStanding('Which Ming or Qing emperor made the Chuanxilu required reading for the civil service exams?')).toBe(true);
-    expect(asksLaterStanding('哪个皇帝把《论语》列为科举必读？')).toBe(true);
-    expect(asksLaterStanding('What does the Chuanxilu say about studying for the civil service exams?')).toBe(false);
-    expect(evidenceFor('Which Ming or Qing emperor made the Chuanxilu required reading for the civil service exams?').evidence).toEqual([]);
-  });
-
   it('weighs Han text by character when matching a situation, so the seams between words weigh nothing', () => {
     const text = '我在公司干了一大堆活，功劳全让领导拿去了，年终评优也没我。心里特别憋屈，觉得没人认可我。';
     const [best] = lib.retrieval.matchSituations(text, 1, contentTerms(text));
@@ -864,5 +823,76 @@ describe('Evidence: set 14 tuning', () => {
     expect(cited('有句话叫“后生可畏”，后面好像还接了一句什么四十五十岁的，记不太清了，原文到底怎么说的？出自哪')).toContain('Analects 9.23');
     // A line no passage has is still no evidence.
     expect(cited('有句话叫“后生可爱”，后面好像还接了一句什么四十五十岁的，记不太清了，原文到底怎么说的？出自哪')).toEqual([]);
+  });
+});
+
+describe('Intent and Evidence: sets 35 and 36 tuning', () => {
+  it('finds nothing for what a classic says of a modern thing, but still reads a story that mentions one', () => {
+    expect(namesModernThing('What does the Daodejing say about artificial intelligence and whether machines can follow the Dao?')).toBe(true);
+    expect(namesModernThing('In the Chuanxilu, where does Wang Yangming explain to Xu Ai that knowing and acting are one?')).toBe(false);
+    expect(namesModernThing('What did Duke Ai ask Confucius about governing?')).toBe(false);
+    expect(evidenceFor('What does the Daodejing say about artificial intelligence and whether machines can follow the Dao?').evidence).toEqual([]);
+    expect(evidenceFor('道德经对人工智能取代人类工作怎么看？').evidence).toEqual([]);
+    // Without the modern thing, the same question finds the Dao's chapters.
+    expect(evidenceFor('What does the Daodejing say about whether people can follow the Dao?').evidence.length).toBeGreaterThan(0);
+    // A passage pointed at is still what the question asks about.
+    expect(evidenceFor('Does Daodejing 12 speak to my smartphone habit?').evidence.map((e) => e.passage.locator)).toContain('Daodejing 12');
+  });
+
+  it("finds nothing for a concept's name quoted as the words of a classic that does not have it", () => {
+    const concepts = (q: string) => lib.retrieval.detectConcepts(q);
+    const q = '《论语》里孔子说“上善若水”，他是怎么解释水的德行的？';
+    expect(attributedConcepts(q, concepts(q)).map((c) => c.id)).toEqual(['concept.shangshan-ruoshui']);
+    expect(evidenceFor(q).evidence).toEqual([]);
+    // Given to the classic that has it, the same name finds its chapter.
+    expect(evidenceFor('《道德经》里老子说“上善若水”，他是怎么解释水的德行的？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 8');
+    // A name that is not the line word for word (功成身退 for 功遂身退) stands for its key passage.
+    expect(evidenceFor('道德经里讲“功成身退”的是哪一章？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 9');
+  });
+
+  it('finds nothing for a scene with a figure the classics in scope never name', () => {
+    expect(figuresNamed('In the Diamond Sutra, why does the Buddha tell Ananda that his teaching is like a raft?')).toEqual([['阿难', 'ananda']]);
+    expect(figuresNamed('What does the Diamond Sutra say about the raft?')).toEqual([]);
+    expect(evidenceFor('In the Diamond Sutra, why does the Buddha tell Ananda that his teaching is like a raft?').evidence).toEqual([]);
+    expect(evidenceFor('《金刚经》里佛陀是对阿难讲“应无所住而生其心”的吗？').evidence).toEqual([]);
+    // Without the made-up listener, the raft is found.
+    expect(evidenceFor('In the Diamond Sutra, why does the Buddha say that his teaching is like a raft?').evidence.map((e) => e.passage.locator)).toContain('Diamond Sutra 6');
+    // Mencius is named in the Chuanxilu, so a question on him there has its passages.
+    expect(evidenceFor('传习录里王阳明怎么讲孟子的“集义”？').evidence.map((e) => e.passage.packId)).toContain('chuanxilu');
+  });
+
+  it('finds nothing for how a classic was later made official, which happened after the texts', () => {
+    expect(asksLaterStanding('Which Ming or Qing emperor made the Chuanxilu required reading for the civil service exams?')).toBe(true);
+    expect(asksLaterStanding('哪个皇帝把《论语》列为科举必读？')).toBe(true);
+    expect(asksLaterStanding('What does the Chuanxilu say about studying for the civil service exams?')).toBe(false);
+    expect(evidenceFor('Which Ming or Qing emperor made the Chuanxilu required reading for the civil service exams?').evidence).toEqual([]);
+  });
+
+  it('takes an English line that a rendering carries nearly word for word as that line', () => {
+    const locators = evidenceFor("I keep seeing the phrase 'follow what my heart desires without overstepping the line' on mugs and posters. Where does it come from, and what comes before it?").evidence.map((e) => e.passage.locator);
+    expect(locators).toContain('Analects 2.4');
+  });
+
+  it('holds a passage pointed at to an English line that only a passage outside the scope renders', () => {
+    // "Does nothing, yet nothing is left undone" is the Daodejing's, not the Qian hexagram's.
+    expect(evidenceFor("The Qian hexagram says the sage 'does nothing, yet nothing is left undone'. How should I read that?").evidence).toEqual([]);
+    // A line translated differently from the rendering is still the passage's.
+    expect(evidenceFor("Tao Te Ching ch. 1 begins 'The Tao that can be spoken is not the constant Tao.' What comes after that about names?").evidence.map((e) => e.passage.locator)).toContain('Daodejing 1');
+  });
+
+  it('reads a Chinese report of the last few years as a story about the asker', () => {
+    expect(intentOf('这几年做生意赚了点钱，可是反而天天焦虑，怕哪天全赔进去。老子对守着财富这件事是怎么看的').kind).toBe('situational');
+    expect(intentOf('这几年做生意赚了点钱，可是反而天天焦虑，怕哪天全赔进去。老子对守着财富这件事是怎么看的').packsNamed).toEqual(['daodejing']);
+  });
+
+  it('knows the stories the classics do not record, and not the questions that merely name their people', () => {
+    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
+    expect(story('In the Analects Confucius goes to visit Laozi to ask about ritual - what did Laozi tell him?')).toBe('unrecorded.confucius-meets-laozi');
+    expect(story('Which chapter of the Daodejing records Laozi telling the visiting Confucius to drop his pride?')).toBe('unrecorded.confucius-meets-laozi');
+    expect(story('传习录里王阳明和朱熹当面辩论格物，最后谁说服了谁？')).toBe('unrecorded.wang-meets-zhu-xi');
+    expect(story('孔子的母亲叫什么名字？')).toBe('unrecorded.confucius-family-names');
+    expect(story('Which Chuanxilu section records Wang Yangming\'s last words?')).toBe('unrecorded.wang-longchang-and-death');
+    expect(story('Which Daodejing chapter criticizes Confucius by name?')).toBe('unrecorded.daodejing-names-confucius');
+    for (const q of ['孔子和老子对礼的看法一样吗？', '论语和道德经都提到“无为”，孔子说舜“无为而治”，和老子的“无为”是一个意思吗？', "What did Wang Yangming think of Zhu Xi's reading of gewu?", 'What did Zengzi say when he was dying?']) expect(story(q)).toBeUndefined();
   });
 });
