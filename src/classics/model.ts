@@ -125,8 +125,9 @@ export interface Situation {
 
 /**
  * A story told about the classics or their authors that the classics themselves do not record
- * (Confucius visiting Laozi): a question resting on it is answered by saying where the story is
- * from, never from passages that merely share its words.
+ * (Confucius visiting Laozi), or a teaching turned into its opposite (Wang Yangming opposing
+ * 存天理，去人欲): a question resting on it is answered by saying where the story is from or what
+ * the text says instead, never from passages that merely share its words.
  */
 export interface UnrecordedStory {
   id: string;

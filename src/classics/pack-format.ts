@@ -224,7 +224,7 @@ export const GuidanceFile = z.array(
   }),
 );
 
-/** Stories about the classics that the classics do not record (see UnrecordedStory). */
+/** Stories about the classics that they do not record, and teachings reversed (see UnrecordedStory). */
 export const UnrecordedFile = z.array(
   z.object({
     id: z.string().regex(/^unrecorded\.[a-z0-9.-]+$/),

@@ -316,9 +316,10 @@ export function namesColour(text: string, en?: string): boolean {
 /**
  * Works beside the classics that questions quote from and these packs do not hold: the Yijing's
  * appended commentaries (the Xici and the other wings beyond the Tuan and Xiang) and other sutras,
- * named or known by their best-known line (the Heart Sutra's "form is emptiness").
+ * named or known by their best-known line (the Heart Sutra's "form is emptiness"; the Gospel of
+ * John's "in the beginning was the Word", which is sometimes pinned on the Daodejing).
  */
-const OUTSIDE_WORKS = /系辞|繫辭|大传|文言传?|说卦|序卦|杂卦|十翼|心经|心經|法华经|坛经|楞严经|\bxici\b|\bxi ci\b|great (?:commentary|treatise)|\bten wings\b|appended (?:statements|judg(?:e)?ments|remarks)|\bwenyan\b|\bheart sutra\b|\blotus sutra\b|\bplatform sutra\b|\bsurangama\b|色即是空|空即是色|\bform is emptiness\b|\bemptiness is form\b/iu;
+const OUTSIDE_WORKS = /系辞|繫辭|大传|文言传?|说卦|序卦|杂卦|十翼|心经|心經|法华经|坛经|楞严经|\bxici\b|\bxi ci\b|great (?:commentary|treatise)|\bten wings\b|appended (?:statements|judg(?:e)?ments|remarks)|\bwenyan\b|\bheart sutra\b|\blotus sutra\b|\bplatform sutra\b|\bsurangama\b|色即是空|空即是色|\bform is emptiness\b|\bemptiness is form\b|\bin the beginning was the word\b|太初有道/iu;
 
 /**
  * Things of the modern world that no classic can speak of: computing and its machines, networks
@@ -713,7 +714,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // at the same way. A line no passage renders at all is only translated differently.
   const elsewhere = (q: QuoteMatcher) => retrieval.search(q.text, {}, 10).some((h) => !inScope(h.passage) && q.carries(h.passage.id));
   const unrendered = intent.references.length ? genuine.filter((q) => q.floor !== QUOTE_FLOOR && !glosses.has(q) && !hits.some((h) => q.carries(h.passage.id)) && elsewhere(q)) : [];
-  for (const p of intent.references) if (inScope(p) && fits(p) && [...nowhere, ...unrendered].every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
+  // A line the question gives from a work these packs do not hold must be the passage's own.
+  const borrowed = outside ? genuine.filter((q) => q.floor !== QUOTE_FLOOR && !glosses.has(q)) : [];
+  for (const p of intent.references) if (inScope(p) && fits(p) && [...nowhere, ...unrendered, ...borrowed].every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its
   // everyday sense; when much of the question is in words no classic has (I feel empty after my

@@ -172,8 +172,9 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
 
   if (!gate.allowed) return abstain('GATE_BLOCKED', gate.message ?? '');
   if (intent.danglingReference) return abstain('NO_EVIDENCE', ABSTAIN_TEXT.NO_EVIDENCE[lang]);
-  // A question resting on a story the classics do not record (Confucius visiting Laozi) would
-  // find passages sharing its words (ritual, Laozi); it is told where the story comes from instead.
+  // A question resting on a story the classics do not record (Confucius visiting Laozi) or on a
+  // teaching reversed would find passages sharing its words (ritual, Laozi); it is told where the
+  // story comes from, or what the text says instead.
   const story = unrecordedStory(query, k);
   if (story) return abstain('NO_EVIDENCE', `${ABSTAIN_TEXT.NO_EVIDENCE[lang]} ${lang === 'zh' ? story.note_zh : story.note_en}`);
 

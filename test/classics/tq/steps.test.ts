@@ -826,7 +826,7 @@ describe('Evidence: set 14 tuning', () => {
   });
 });
 
-describe('Intent and Evidence: sets 35 and 36 tuning', () => {
+describe('Intent and Evidence: sets 35 to 37 tuning', () => {
   it('finds nothing for what a classic says of a modern thing, but still reads a story that mentions one', () => {
     expect(namesModernThing('What does the Daodejing say about artificial intelligence and whether machines can follow the Dao?')).toBe(true);
     expect(namesModernThing('In the Chuanxilu, where does Wang Yangming explain to Xu Ai that knowing and acting are one?')).toBe(false);
@@ -880,6 +880,12 @@ describe('Intent and Evidence: sets 35 and 36 tuning', () => {
     expect(evidenceFor("Tao Te Ching ch. 1 begins 'The Tao that can be spoken is not the constant Tao.' What comes after that about names?").evidence.map((e) => e.passage.locator)).toContain('Daodejing 1');
   });
 
+  it('holds a passage pointed at to a line the question gives from a work these packs do not hold', () => {
+    expect(namesOutsideWork("Chapter 1 of the Daodejing begins 'In the beginning was the Word'.")).toBe(true);
+    expect(evidenceFor("My teacher said chapter 1 of the Daodejing begins 'In the beginning was the Word, and the Word was with the Dao.' How should I understand that opening?").evidence).toEqual([]);
+    expect(evidenceFor("Chapter 1 of the Daodejing begins 'The Way that can be told is not the constant Way.' How should I understand that opening?").evidence.map((e) => e.passage.locator)).toContain('Daodejing 1');
+  });
+
   it('reads a Chinese report of the last few years as a story about the asker', () => {
     expect(intentOf('这几年做生意赚了点钱，可是反而天天焦虑，怕哪天全赔进去。老子对守着财富这件事是怎么看的').kind).toBe('situational');
     expect(intentOf('这几年做生意赚了点钱，可是反而天天焦虑，怕哪天全赔进去。老子对守着财富这件事是怎么看的').packsNamed).toEqual(['daodejing']);
@@ -893,6 +899,9 @@ describe('Intent and Evidence: sets 35 and 36 tuning', () => {
     expect(story('孔子的母亲叫什么名字？')).toBe('unrecorded.confucius-family-names');
     expect(story('Which Chuanxilu section records Wang Yangming\'s last words?')).toBe('unrecorded.wang-longchang-and-death');
     expect(story('Which Daodejing chapter criticizes Confucius by name?')).toBe('unrecorded.daodejing-names-confucius');
-    for (const q of ['孔子和老子对礼的看法一样吗？', '论语和道德经都提到“无为”，孔子说舜“无为而治”，和老子的“无为”是一个意思吗？', "What did Wang Yangming think of Zhu Xi's reading of gewu?", 'What did Zengzi say when he was dying?']) expect(story(q)).toBeUndefined();
+    expect(story('王阳明在《传习录》里是怎么批判“存天理，去人欲”这种说法的？')).toBe('unrecorded.wang-against-tianli');
+    expect(story('Wang Yangming argues in the Chuanxilu that you must first fully know something before you can act on it. Why?')).toBe('unrecorded.wang-know-before-acting');
+    expect(story('Why does Wang Yangming say that the mind is not principle?')).toBe('unrecorded.wang-mind-not-principle');
+    for (const q of ['王阳明怎么讲“存天理，去人欲”？', 'What does Wang Yangming say about knowing and acting?', '王阳明为什么说心即理？', '孔子和老子对礼的看法一样吗？', '论语和道德经都提到“无为”，孔子说舜“无为而治”，和老子的“无为”是一个意思吗？', "What did Wang Yangming think of Zhu Xi's reading of gewu?", 'What did Zengzi say when he was dying?']) expect(story(q)).toBeUndefined();
   });
 });
