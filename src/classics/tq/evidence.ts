@@ -378,17 +378,18 @@ export function figuresNamed(question: string): string[][] {
 export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.test(question);
 
 /**
- * Later commentators and translators of the classics, whose readings these packs do not hold
- * (Wang Bi on the Daodejing, He Yan on the Analects, Kumarajiva's translation). Zhu Xi himself
+ * Later commentators, critics and translators of the classics, whose readings these packs do not
+ * hold (Wang Bi on the Daodejing, He Yan on the Analects, Liu Zongzhou on Wang Yangming,
+ * Kumarajiva's translation). Zhu Xi himself
  * is not among them, since the Chuanxilu argues with his readings at length; his commentaries,
  * named as books (论语集注, 周易本义) or as "Zhu Xi's commentary", are: a passage must name him.
  */
 /** The share of an English line a passage's rendering must carry to be that line in other words. */
 const RENDERING_CARRIED = 0.8;
 
-const COMMENTATORS = '论语集注|四书章句集注|四书集注|周易本义|周易正义|程氏易传|伊川易传|孔颖达|程颐|王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu';
+const COMMENTATORS = '论语集注|四书章句集注|四书集注|周易本义|周易正义|程氏易传|伊川易传|孔颖达|程颐|王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|刘宗周|黄宗羲|王夫之|顾炎武|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu|liu zongzhou|huang zongxi|wang fuzhi';
 const COMMENTATOR_READING = new RegExp(
-  `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本)|(?:according to|in) (${COMMENTATORS})\\b|\\b(zhu xi)(?:'s|’s)? (?:[a-z]+ ){0,2}commentar(?:y|ies)\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
+  `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本|批评|评价|批判|反驳)|(?:according to|in) (${COMMENTATORS})\\b|\\b(zhu xi)(?:'s|’s)? (?:[a-z]+ ){0,2}commentar(?:y|ies)\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
   'iu',
 );
 
@@ -507,10 +508,12 @@ export const QUOTE_FLOOR = 0.75;
  * translation being one rendering among many) that a passage must carry in one sentence.
  */
 export const QUOTE_FLOOR_PARAPHRASE = 0.5;
-/** Characters and words of modern Chinese: a quote that has them rewords a line rather than cites it. */
 /** A reading offered in quotation marks for checking: 是不是就是“…”, 意思是“…”, 理解成“…”. */
 const GLOSS_OFFERED = /(?:是不是|难道|意思是|理解(?:成|为)|解释(?:成|为)|等于|就是说)(?:就是|说|指)?\s*[“"「『]([^”"」』]+)[”"」』]/gu;
+/** A name in quotation marks the asker gives a habit or view: 这种“先知后行”的毛病, 所谓“躺平”. */
+const LABELLED = /(?:这种|这类|那种|所谓的?)\s*[“"「『]([^”"」』]{2,8})[”"」』]|[“"「『]([^”"」』]{2,8})[”"」』](?:式的?|的)(?:毛病|问题|做法|心态|习惯|思路|态度|倾向|想法|说法)/gu;
 
+/** Characters and words of modern Chinese: a quote that has them rewords a line rather than cites it. */
 const MODERN_WORDING = /[的了吗呢吧们您]|就是|就像|自己|别人|不要|什么|怎么|这个|那个|一个|我们|你们|他们|没有|因为|所以|如果|但是|可以|应该/u;
 
 /**
@@ -677,7 +680,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // checking (是不是就是“知道了就赶紧去做”这么简单), not a line to find: it holds no passage back.
   // One attributed to a classic (孔子说过“加班就是君子之道”) is still a line to find, and finds nothing.
   const offered = new Set([...normalize(intent.question ?? intent.content).matchAll(GLOSS_OFFERED)].map((m) => m[1]!.trim()));
-  const glosses = new Set(quotes.filter((q) => q.modernHan && offered.has(q.text) && !hits.some((h) => q.carries(h.passage.id))));
+  // So is a name the asker gives a habit in quotation marks (这种“先知后行”的毛病) that no passage has.
+  const labelled = new Set([...normalize(intent.question ?? intent.content).matchAll(LABELLED)].map((m) => (m[1] ?? m[2])!.trim()));
+  const glosses = new Set(quotes.filter((q) => ((q.modernHan && offered.has(q.text)) || labelled.has(q.text)) && !hits.some((h) => q.carries(h.passage.id))));
   const held = quotes.filter((q) => !glosses.has(q));
   const quoted = (p: Passage) => (!held.length || genuine.some((q) => !glosses.has(q) && (!outside || q.floor === QUOTE_FLOOR) && q.carries(p.id))) && fits(p);
   // A passage the question points to is evidence, unless the question quotes a classical line

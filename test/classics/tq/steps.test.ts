@@ -826,7 +826,7 @@ describe('Evidence: set 14 tuning', () => {
   });
 });
 
-describe('Intent and Evidence: sets 35 to 37 tuning', () => {
+describe('Intent and Evidence: sets 35 to 38 tuning', () => {
   it('finds nothing for what a classic says of a modern thing, but still reads a story that mentions one', () => {
     expect(namesModernThing('What does the Daodejing say about artificial intelligence and whether machines can follow the Dao?')).toBe(true);
     expect(namesModernThing('In the Chuanxilu, where does Wang Yangming explain to Xu Ai that knowing and acting are one?')).toBe(false);
@@ -886,7 +886,21 @@ describe('Intent and Evidence: sets 35 to 37 tuning', () => {
     expect(evidenceFor("Chapter 1 of the Daodejing begins 'The Way that can be told is not the constant Way.' How should I understand that opening?").evidence.map((e) => e.passage.locator)).toContain('Daodejing 1');
   });
 
+  it('takes a name the asker gives a habit in quotation marks as no line to find', () => {
+    const locators = evidenceFor('我做事总想着等准备充分再动手，结果计划写了一堆，一件都没开始。听说王阳明专门批评过这种“先知后行”的毛病？').evidence.map((e) => e.passage.locator);
+    expect(locators).toContain('Chuanxilu 5');
+    // A made-up line after a real one is still a line to find.
+    expect(evidenceFor('“道法自然”后面还有一句“自然法无”，这是什么意思？').evidence).toEqual([]);
+  });
+
+  it("needs a passage naming a later critic for that critic's reading", () => {
+    expect(commentatorsAsked('王阳明的四句教，后来刘宗周和黄宗羲是怎么批评的？')).toEqual(['刘宗周']);
+    expect(evidenceFor('王阳明的四句教，后来刘宗周和黄宗羲是怎么批评的？').evidence).toEqual([]);
+    expect(evidenceFor('王阳明的四句教是怎么说的？').evidence.map((e) => e.passage.locator)).toContain('Chuanxilu 315');
+  });
+
   it('reads a Chinese report of the last few years as a story about the asker', () => {
+    expect(intentOf('在准备考研，书背得头昏脑涨，很多地方翻来覆去看不明白。传习录里有没有讲过看书看不懂该怎么办？').kind).toBe('situational');
     expect(intentOf('这几年做生意赚了点钱，可是反而天天焦虑，怕哪天全赔进去。老子对守着财富这件事是怎么看的').kind).toBe('situational');
     expect(intentOf('这几年做生意赚了点钱，可是反而天天焦虑，怕哪天全赔进去。老子对守着财富这件事是怎么看的').packsNamed).toEqual(['daodejing']);
   });
@@ -902,6 +916,9 @@ describe('Intent and Evidence: sets 35 to 37 tuning', () => {
     expect(story('王阳明在《传习录》里是怎么批判“存天理，去人欲”这种说法的？')).toBe('unrecorded.wang-against-tianli');
     expect(story('Wang Yangming argues in the Chuanxilu that you must first fully know something before you can act on it. Why?')).toBe('unrecorded.wang-know-before-acting');
     expect(story('Why does Wang Yangming say that the mind is not principle?')).toBe('unrecorded.wang-mind-not-principle');
+    expect(story('How tall was Confucius according to the Analects?')).toBe('unrecorded.confucius-height');
+    expect(story("Which Analects passage has Confucius praising Zai Yu's daytime napping as wisdom?")).toBe('unrecorded.zai-yu-praised');
+    expect(story('宰予昼寝，孔子是怎么批评他的？')).toBeUndefined();
     for (const q of ['王阳明怎么讲“存天理，去人欲”？', 'What does Wang Yangming say about knowing and acting?', '王阳明为什么说心即理？', '孔子和老子对礼的看法一样吗？', '论语和道德经都提到“无为”，孔子说舜“无为而治”，和老子的“无为”是一个意思吗？', "What did Wang Yangming think of Zhu Xi's reading of gewu?", 'What did Zengzi say when he was dying?']) expect(story(q)).toBeUndefined();
   });
 });
