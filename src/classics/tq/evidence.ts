@@ -650,6 +650,13 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // Quotes are read from the question as asked: the question words taken out of its content
   // ("sees", "说") may be words of the quote.
   const quotes = intent.kind === 'comparative' ? [] : quotesOf(intent.question ?? intent.content, intent.concepts).map((q) => new QuoteMatcher(q, retrieval));
+  // A quoted line is also looked for on its own: a short line of common words ("those who know do
+  // not speak") is lost among the passages the whole question's words rank first.
+  if (quotes.length) {
+    const seen = new Set(hits.map((h) => h.passage.id));
+    const extra = quotes.flatMap((q) => retrieval.search(q.text, scope, 5)).filter((h) => !seen.has(h.passage.id) && (seen.add(h.passage.id), true));
+    if (extra.length) hits = [...hits, ...extra];
+  }
   const genuine = quotes.filter((q) => !q.alteredIn(hits.map((h) => h.passage.id)));
   // A question that asks how many of something is answered only by a passage that counts it.
   // A situation may count things in its story (算自己捐了多少): only its asking sentence can ask a count.

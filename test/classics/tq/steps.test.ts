@@ -826,7 +826,7 @@ describe('Evidence: set 14 tuning', () => {
   });
 });
 
-describe('Intent and Evidence: sets 35 to 38 tuning', () => {
+describe('Intent and Evidence: sets 35 to 39 tuning', () => {
   it('finds nothing for what a classic says of a modern thing, but still reads a story that mentions one', () => {
     expect(namesModernThing('What does the Daodejing say about artificial intelligence and whether machines can follow the Dao?')).toBe(true);
     expect(namesModernThing('In the Chuanxilu, where does Wang Yangming explain to Xu Ai that knowing and acting are one?')).toBe(false);
@@ -893,6 +893,14 @@ describe('Intent and Evidence: sets 35 to 38 tuning', () => {
     expect(evidenceFor('“道法自然”后面还有一句“自然法无”，这是什么意思？').evidence).toEqual([]);
   });
 
+  it('looks for a quoted line on its own as well as among the whole question', () => {
+    // The story's words (company, data, mortgage) rank other passages first; "邦无道" alone finds
+    // the Analects passages that speak of a state without the Way.
+    const q = '说来话长，我在一家公司干了八年，最近换了老板，风气特别差，造假报数据成了常态，我不想同流合污，可又舍不得这份收入，家里还有房贷……古人遇到这种“邦无道”的情况，是主张留下还是走人？经典里有没有相关的说法';
+    const locators = evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(locators.some((l) => l === 'Analects 8.13' || l === 'Analects 15.7')).toBe(true);
+  });
+
   it("needs a passage naming a later critic for that critic's reading", () => {
     expect(commentatorsAsked('王阳明的四句教，后来刘宗周和黄宗羲是怎么批评的？')).toEqual(['刘宗周']);
     expect(evidenceFor('王阳明的四句教，后来刘宗周和黄宗羲是怎么批评的？').evidence).toEqual([]);
@@ -919,6 +927,9 @@ describe('Intent and Evidence: sets 35 to 38 tuning', () => {
     expect(story('How tall was Confucius according to the Analects?')).toBe('unrecorded.confucius-height');
     expect(story("Which Analects passage has Confucius praising Zai Yu's daytime napping as wisdom?")).toBe('unrecorded.zai-yu-praised');
     expect(story('宰予昼寝，孔子是怎么批评他的？')).toBeUndefined();
+    expect(story('When Yan Hui died, the Analects says Confucius calmly accepted it and refused to weep. Why?')).toBe('unrecorded.confucius-calm-at-yan-hui-death');
+    expect(story('Where in the Chuanxilu does Wang Yangming say we must first know fully and only then act?')).toBe('unrecorded.wang-know-before-acting');
+    expect(story('How did Confucius grieve when Yan Hui died?')).toBeUndefined();
     for (const q of ['王阳明怎么讲“存天理，去人欲”？', 'What does Wang Yangming say about knowing and acting?', '王阳明为什么说心即理？', '孔子和老子对礼的看法一样吗？', '论语和道德经都提到“无为”，孔子说舜“无为而治”，和老子的“无为”是一个意思吗？', "What did Wang Yangming think of Zhu Xi's reading of gewu?", 'What did Zengzi say when he was dying?']) expect(story(q)).toBeUndefined();
   });
 });
