@@ -917,6 +917,7 @@ describe('Intent and Evidence: sets 35 to 39 tuning', () => {
     const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
     expect(story('In the Analects Confucius goes to visit Laozi to ask about ritual - what did Laozi tell him?')).toBe('unrecorded.confucius-meets-laozi');
     expect(story('Which chapter of the Daodejing records Laozi telling the visiting Confucius to drop his pride?')).toBe('unrecorded.confucius-meets-laozi');
+    expect(story('Did Confucius really go to Luoyang to ask Laozi about the rites?')).toBe('unrecorded.confucius-meets-laozi');
     expect(story('传习录里王阳明和朱熹当面辩论格物，最后谁说服了谁？')).toBe('unrecorded.wang-meets-zhu-xi');
     expect(story('孔子的母亲叫什么名字？')).toBe('unrecorded.confucius-family-names');
     expect(story('Which Chuanxilu section records Wang Yangming\'s last words?')).toBe('unrecorded.wang-longchang-and-death');
