@@ -380,13 +380,10 @@ export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.tes
 /**
  * Later commentators, critics and translators of the classics, whose readings these packs do not
  * hold (Wang Bi on the Daodejing, He Yan on the Analects, Liu Zongzhou on Wang Yangming,
- * Kumarajiva's translation). Zhu Xi himself
- * is not among them, since the Chuanxilu argues with his readings at length; his commentaries,
- * named as books (论语集注, 周易本义) or as "Zhu Xi's commentary", are: a passage must name him.
+ * Kumarajiva's translation). Zhu Xi himself is not among them, since the Chuanxilu argues with his
+ * readings at length; his commentaries, named as books (论语集注, 周易本义) or as "Zhu Xi's
+ * commentary", are: a passage must name him.
  */
-/** The share of an English line a passage's rendering must carry to be that line in other words. */
-const RENDERING_CARRIED = 0.8;
-
 const COMMENTATORS = '论语集注|四书章句集注|四书集注|周易本义|周易正义|程氏易传|伊川易传|孔颖达|程颐|王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|刘宗周|黄宗羲|王夫之|顾炎武|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu|liu zongzhou|huang zongxi|wang fuzhi';
 const COMMENTATOR_READING = new RegExp(
   `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本|批评|评价|批判|反驳)|(?:according to|in) (${COMMENTATORS})\\b|\\b(zhu xi)(?:'s|’s)? (?:[a-z]+ ){0,2}commentar(?:y|ies)\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
@@ -508,6 +505,8 @@ export const QUOTE_FLOOR = 0.75;
  * translation being one rendering among many) that a passage must carry in one sentence.
  */
 export const QUOTE_FLOOR_PARAPHRASE = 0.5;
+/** The share of an English line a passage's rendering must carry to be that line in other words. */
+const RENDERING_CARRIED = 0.8;
 /** A reading offered in quotation marks for checking: 是不是就是“…”, 意思是“…”, 理解成“…”. */
 const GLOSS_OFFERED = /(?:是不是|难道|意思是|理解(?:成|为)|解释(?:成|为)|等于|就是说)(?:就是|说|指)?\s*[“"「『]([^”"」』]+)[”"」』]/gu;
 /** A name in quotation marks the asker gives a habit or view: 这种“先知后行”的毛病, 所谓“躺平”. */
@@ -706,10 +705,6 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // key passages stand for them.
   const given = attributedConcepts(intent.question ?? intent.content, intent.concepts);
   if (given.some((c) => c.key_locators.length && !c.key_locators.some((l) => { const p = k.passageByLocator.get(l); return p && inScope(p); }))) return [];
-  // What a classic says about a modern thing (artificial intelligence, bitcoin, social media) it
-  // cannot say: a passage sharing its other words (the Dao, follow) would only stretch a weak match.
-  // A story that mentions one (刷短视频到半夜) still asks about the asker's life, and a question that
-  // points at a passage or quotes a line asks about that passage.
   // A figure the classics in scope never name (Ananda in the Diamond Sutra, Mencius in the Analects)
   // cannot have said or heard anything there: the question rests on a made-up scene.
   const figures = figuresNamed(intent.question ?? intent.content);
@@ -718,6 +713,10 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     const named = (names: string[]) => inScopePassages.some((p) => names.some((name) => (/\p{Script=Han}/u.test(name) ? retrieval.textOf(p.id).includes(name) : normalize(p.en ?? '').includes(name))));
     if (figures.some((names) => !named(names))) return [];
   }
+  // What a classic says about a modern thing (artificial intelligence, bitcoin, social media) it
+  // cannot say: a passage sharing its other words (the Dao, follow) would only stretch a weak match.
+  // A story that mentions one (刷短视频到半夜) still asks about the asker's life, and a question that
+  // points at a passage or quotes a line asks about that passage.
   // So is how a classic was later made official (which emperor made it required reading for the
   // examinations): that history happened after the texts and is not in them.
   if (intent.kind !== 'situational' && !intent.references.length && !classical.length && (namesModernThing(intent.question ?? intent.content) || asksLaterStanding(intent.question ?? intent.content))) return [];
