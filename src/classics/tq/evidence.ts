@@ -512,6 +512,12 @@ const GLOSS_OFFERED = /(?:是不是|难道|意思是|理解(?:成|为)|解释(?:
 /** A name in quotation marks the asker gives a habit or view: 这种“先知后行”的毛病, 所谓“躺平”. */
 const LABELLED = /(?:这种|这类|那种|所谓的?)\s*[“"「『]([^”"」』]{2,8})[”"」』]|[“"「『]([^”"」』]{2,8})[”"」』](?:式的?|的)(?:毛病|问题|做法|心态|习惯|思路|态度|倾向|想法|说法)/gu;
 
+/**
+ * A reading offered without quotation marks for checking, up to the end of its clause: 礼是不是就是
+ * 一堆繁文缛节？ The asker's own words for what they doubt (繁文缛节) are no words a passage must carry.
+ */
+const GLOSS_UNQUOTED = /(?:是不是|难道|是否)(?:就|只|仅仅)?(?:是|等于|意味着)(?![“"「『])([^，。？！?,!；;“"「『]{2,16})(?=[？?，,。；;]|$)/gu;
+
 /** Characters and words of modern Chinese: a quote that has them rewords a line rather than cites it. */
 const MODERN_WORDING = /[的了吗呢吧们您]|就是|就像|自己|别人|不要|什么|怎么|这个|那个|一个|我们|你们|他们|没有|因为|所以|如果|但是|可以|应该/u;
 
@@ -573,7 +579,7 @@ function givesLine(sentence: string, hits: Hit[], retrieval: Retrieval): boolean
 }
 
 /** The classics called by what they are, not by name: these books, the sages, 古人, 经里. */
-const THE_CLASSICS = /\b(?:the|these|those|your) (?:classics|books|texts|scriptures|sages|ancients|old masters)\b|\bancient (?:sages|masters|texts|wisdom)\b|古人|先贤|圣贤|圣人|经典|古书|经书|(?:^|[\s,，。？！?!;；、])(?:经|书)(?:里|中)/u;
+const THE_CLASSICS = /\b(?:the|these|those|your) (?:classics|books|texts|scriptures|sutras?|sages|ancients|old masters)\b|\bancient (?:sages|masters|texts|wisdom)\b|古人|先贤|圣贤|圣人|经典|古书|经书|(?:^|[\s,，。？！?!;；、])(?:经|书)(?:里|中)/u;
 
 /** Words by which a sentence points back at what came before it (it, this, do the same, 这种, 此事). */
 export const REFERS_BACK = /\b(?:it|this|that|these|those|them|such|same|likewise)\b|这|那|此/u;
@@ -623,7 +629,10 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     return out;
   };
   const names = intent.concepts.map((c) => c.zh).join(' ');
-  const whole = QuestionMatcher.of(`${withoutRomanisation(intent.content)} ${names}`, retrieval);
+  // A question that also asks about something else keeps that, without the reading it offers.
+  const unglossed = normalize(intent.content).replace(GLOSS_UNQUOTED, ' ');
+  const asksBeside = unglossed !== normalize(intent.content) && questionTerms(unglossed).length >= 2;
+  const whole = QuestionMatcher.of(`${withoutRomanisation(asksBeside ? unglossed : intent.content)} ${names}`, retrieval);
   const asking = intent.kind === 'situational' ? askingSentence(intent.content) : undefined;
   // An asking sentence that points back at the story with little of its own (对这种情况怎么说)
   // cannot stand for the question without it; nor can one that does not ask the classics

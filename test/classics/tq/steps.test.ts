@@ -947,3 +947,44 @@ describe('Intent and Evidence: sets 35 to 39 tuning', () => {
     for (const q of asked) expect(story(q), q).toBeUndefined();
   });
 });
+
+describe('Intent and Evidence: set 40 tuning', () => {
+  it('does not hold the passages to the words of a reading the asker offers for checking', () => {
+    const locators = evidenceFor('孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里').evidence.map((e) => e.passage.locator);
+    expect(locators).toContain('Analects 3.4');
+  });
+
+  it('reads "the sutra itself" in a story as asking the classics', () => {
+    const q = 'My sister-in-law sneers at me at every family dinner, and I recite the Diamond Sutra to calm down. Does the sutra itself say anything about being held in contempt?';
+    const locators = evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(locators).toContain('Diamond Sutra 16');
+  });
+
+  it('bridges everyday words for the eyes and for worry to the classical ones', () => {
+    const locators = evidenceFor('传习录里有个学生眼睛出了毛病，整天发愁，王阳明跟他说了什么？').evidence.map((e) => e.passage.locator);
+    expect(locators).toContain('Chuanxilu 123');
+  });
+
+  it('knows caring for a parent with dementia, praise and blame online, and envy of a friend who passed', () => {
+    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
+    expect(situation('My father has dementia and I look after him alone; I keep losing my temper with him')).toBe('situation.caregiving.parent-dementia');
+    expect(situation('我每天刷自己视频下面的评论，好评让我开心半天，差评让我难受好几天')).toBe('situation.anxiety.praise-and-blame');
+    expect(situation('我和好朋友一起考公，他考上了我没考上，现在见到他心里就酸溜溜的')).toBe('situation.comparison.behind-peers');
+  });
+
+  it('knows the teachings turned round and the stories told otherwise in set 40', () => {
+    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
+    const named: [string, string][] = [
+      ['四句教的第一句“心之体有善有恶”，应该怎么理解？', 'unrecorded.wang-mind-substance-good-and-evil'],
+      ["Wang's teaching says the substance of the mind has both good and evil. What does he mean?", 'unrecorded.wang-mind-substance-good-and-evil'],
+      ['Where does the Tao Te Ching tell us to repay injury with justice?', 'unrecorded.daodejing-repay-with-uprightness'],
+      ['老子为什么主张以直报怨？', 'unrecorded.daodejing-repay-with-uprightness'],
+      ['王阳明对着竹子格了七天，最后悟出了什么道理？', 'unrecorded.wang-bamboo-understood'],
+      ['What principle did Wang Yangming discover in the bamboo after seven days?', 'unrecorded.wang-bamboo-understood'],
+      ['王阳明去世的时候多大？', 'unrecorded.wang-longchang-and-death'],
+    ];
+    for (const [q, id] of named) expect(story(q), q).toBe(id);
+    const asked = ['四句教的第一句“无善无恶心之体”怎么理解？', 'Why does Confucius say to repay injury with uprightness?', '王阳明格竹子七天，结果怎么样了？', '老子说报怨以德是什么意思？'];
+    for (const q of asked) expect(story(q), q).toBeUndefined();
+  });
+});
