@@ -443,6 +443,8 @@ const PINYIN_RUN = new RegExp(`\\b${PINYIN_WORD.source.slice(1, -1)}(?:[ ,]+${PI
 
 /** Classical particles: a quote that has 矣 for 也 or 以 for 矣 misremembers the line, it does not alter it. */
 const PARTICLE_SWAPS = new Set(Array.from('之乎者也矣焉哉而其以于兮夫与欤耶邪'));
+/** The modern passive 被 for the classical 为 (被人轻贱 for 为人轻贱) puts the line in today's words. */
+const PASSIVE = new Set(['被', '为']);
 
 /**
  * Characters that popular quotation writes for the received text's (福之所依 for 福之所倚, 疏而不漏
@@ -462,6 +464,10 @@ export function altered(clause: string, text: string): boolean {
   if (text.includes(clause)) return false;
   const q = Array.from(clause);
   const t = Array.from(text);
+  // The clause in today's passive (被人轻贱 for 为人轻贱) is the line itself, wherever else one
+  // character differs (世人轻贱 a few lines on).
+  const same = (a: string, b: string) => a === b || (PASSIVE.has(a) && PASSIVE.has(b));
+  for (let i = 0; i + q.length <= t.length; i++) if (q.every((c, j) => same(c, t[i + j]!))) return false;
   for (let i = 0; i + q.length <= t.length; i++) {
     let changed = -1;
     let misses = 0;
@@ -601,6 +607,31 @@ export function askingSentence(content: string): string | undefined {
   return pointsBack && sentences.length >= 3 ? `${sentences[sentences.length - 2]}. ${last}` : last;
 }
 
+const HEXAGRAM_LINE = /^(Yijing \d+ \([^)]+\)) line \d+$/;
+
+/**
+ * Whether the question points at a hexagram's line and quotes a classical line that another line
+ * of the same hexagram has word for word and the one pointed at does not. Only the line's own
+ * words count: its claims may well name the line beside it (上九's claims mention 飞龙在天).
+ */
+function misplacedLine(references: Passage[], quotes: QuoteMatcher[], k: Knowledge, retrieval: Retrieval): boolean {
+  const lines = references.filter((p) => HEXAGRAM_LINE.test(p.locator));
+  const classical = quotes.filter((q) => q.floor === QUOTE_FLOOR && /\p{Script=Han}{4}/u.test(q.text));
+  if (!lines.length || !classical.length) return false;
+  const has = (q: QuoteMatcher, id: string) => asReceived(retrieval.hanTextOf(id)).includes(asReceived(q.text.replace(/[^\p{Script=Han}]/gu, '')));
+  return classical.some((q) =>
+    lines.every((p) => {
+      if (has(q, p.id)) return false;
+      const hexagram = HEXAGRAM_LINE.exec(p.locator)![1]!;
+      for (let n = 1; n <= 6; n++) {
+        const other = k.passageByLocator.get(`${hexagram} line ${n}`);
+        if (other && other.id !== p.id && has(q, other.id)) return true;
+      }
+      return false;
+    }),
+  );
+}
+
 /**
  * Evidence: passages the question names, passages linked to the concepts it names, and retrieved
  * passages whose share of the question's content terms reaches the relevance floor. Anything
@@ -708,6 +739,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // A question that gives a real line and then one the texts do not have (“道法自然”后面还有一句
   // “自然法无”) asks about a line that is not there: the real one is no evidence for it.
   if (nowhere.length && nowhere.length < classical.length) return [];
+  // So does one that gives a line with a character changed (第八章说水“处众人之所好” for 所恶),
+  // even of the passage it points to: what it asks rests on the changed line.
+  if (quotes.some((q) => q.floor === QUOTE_FLOOR && !genuine.includes(q))) return [];
   // A concept's name quoted as what a classic says (《论语》里孔子说“上善若水”) gives that classic
   // the concept's line; when none of the concept's key passages is in scope, the question rests on
   // a misattribution. The names are not the lines word for word (功成身退 for 功遂身退), so the
@@ -736,6 +770,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const unrendered = intent.references.length ? genuine.filter((q) => q.floor !== QUOTE_FLOOR && !glosses.has(q) && !hits.some((h) => q.carries(h.passage.id)) && elsewhere(q)) : [];
   // A line the question gives from a work these packs do not hold must be the passage's own.
   const borrowed = outside ? genuine.filter((q) => q.floor !== QUOTE_FLOOR && !glosses.has(q)) : [];
+  // A hexagram's line quoted under another line's name (乾卦上九“飞龙在天”: it is the fifth line's)
+  // is a line misplaced: what the question says of it rests on the wrong line.
+  if (misplacedLine(intent.references, genuine, k, retrieval)) return [];
   for (const p of intent.references) if (inScope(p) && fits(p) && [...nowhere, ...unrendered, ...borrowed].every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its

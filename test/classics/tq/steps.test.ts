@@ -988,3 +988,56 @@ describe('Intent and Evidence: set 40 tuning', () => {
     for (const q of asked) expect(story(q), q).toBeUndefined();
   });
 });
+
+describe('Intent and Evidence: set 41 tuning', () => {
+  it('finds nothing for a line with a character changed, even in the chapter it points to, but reads the modern passive as the line', () => {
+    expect(evidenceFor('道德经第八章说水“处众人之所好”，这句话是什么意思？').evidence).toEqual([]);
+    expect(evidenceFor('道德经第八章说水“处众人之所恶”，这句话是什么意思？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 8');
+    expect(altered('被人轻贱', '若为人轻贱，是人先世罪业')).toBe(false);
+    expect(evidenceFor('金刚经里对“被人轻贱”是怎么说的？').evidence.map((e) => e.passage.locator)).toContain('Diamond Sutra 16');
+  });
+
+  it("finds nothing for a hexagram's line quoted under another line's name", () => {
+    expect(evidenceFor('乾卦上九“飞龙在天”为什么是最好的一爻？').evidence).toEqual([]);
+    expect(evidenceFor('乾卦九五“飞龙在天”为什么是最好的一爻？').evidence.map((e) => e.passage.locator)).toContain('Yijing 1 (Qian) line 5');
+  });
+
+  it('reads how long one has been married as a story about the asker', () => {
+    expect(intentOf('结婚八年了，两个人越来越没话说。易经里有没有讲夫妻长久的卦？').kind).toBe('situational');
+    expect(intentOf('易经里有没有讲夫妻长久的卦？').kind).not.toBe('situational');
+  });
+
+  it('reaches Yijing passages for siblings sharing a house and a marriage grown distant', () => {
+    const locators = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(locators('My brother and I inherited our parents\' house and we argue about everything. Does any hexagram of the Yijing speak to this?')).toContain('Yijing 38 (Kui) Tuan');
+    expect(locators('结婚八年了，两个人越来越没话说。易经里有没有讲夫妻长久的卦？')).toContain('Yijing 32 (Heng) Tuan');
+  });
+
+  it('knows a civil-service exam, years of reading with little to show, and a class of mixed ability', () => {
+    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
+    expect(situation('每天刷题准备考公，离自己想读的圣贤书越来越远，感觉在浪费生命')).toBe('situation.work.no-time-to-learn');
+    expect(situation("I've read the classics for three years and I'm getting nowhere; I forget everything I read")).toBe('situation.study.reading-without-understanding');
+    expect(situation('我带的班学生差距很大，有的一点就通，有的怎么讲都不懂')).toBe('situation.work.teaching-different-temperaments');
+  });
+
+  it('knows the teachings turned round and the stories told otherwise in set 41', () => {
+    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
+    const named: [string, string][] = [
+      ['The Diamond Sutra says to give while keeping the merit clearly in mind. Why?', 'unrecorded.ds-give-with-merit-in-mind'],
+      ['金刚经说布施时要时刻记着自己的功德，这是为什么？', 'unrecorded.ds-give-with-merit-in-mind'],
+      ['Why is hexagram 15, Modesty, so ominous?', 'unrecorded.qian-hexagram-ominous'],
+      ['谦卦为什么是个凶卦？', 'unrecorded.qian-hexagram-ominous'],
+      ["Why did Confucius call Zigong 'rotten wood that cannot be carved'?", 'unrecorded.rotten-wood-given-to-another'],
+      ['孔子为什么说颜回是朽木不可雕？', 'unrecorded.rotten-wood-given-to-another'],
+    ];
+    for (const [q, id] of named) expect(story(q), q).toBe(id);
+    const asked = [
+      'What does the Diamond Sutra say about giving without dwelling on merit?',
+      'Why does the Modesty hexagram have no unlucky lines?',
+      '谦卦为什么六爻没有一个凶的？',
+      '孔子为什么说宰予是朽木不可雕？',
+      "Why did Confucius call Zai Yu 'rotten wood'?",
+    ];
+    for (const q of asked) expect(story(q), q).toBeUndefined();
+  });
+});
