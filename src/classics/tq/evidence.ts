@@ -616,7 +616,7 @@ const HEXAGRAM_LINE = /^(Yijing \d+ \([^)]+\)) line \d+$/;
  */
 function misplacedLine(references: Passage[], quotes: QuoteMatcher[], k: Knowledge, retrieval: Retrieval): boolean {
   const lines = references.filter((p) => HEXAGRAM_LINE.test(p.locator));
-  const classical = quotes.filter((q) => q.floor === QUOTE_FLOOR && /\p{Script=Han}{4}/u.test(q.text));
+  const classical = quotes.filter((q) => q.floor === QUOTE_FLOOR && (q.text.match(/\p{Script=Han}/gu) ?? []).length >= 4);
   if (!lines.length || !classical.length) return false;
   const has = (q: QuoteMatcher, id: string) => asReceived(retrieval.hanTextOf(id)).includes(asReceived(q.text.replace(/[^\p{Script=Han}]/gu, '')));
   return classical.some((q) =>
@@ -629,6 +629,21 @@ function misplacedLine(references: Passage[], quotes: QuoteMatcher[], k: Knowled
       }
       return false;
     }),
+  );
+}
+
+/**
+ * Whether the question points at numbered chapters or sections of one classic (not a hexagram,
+ * whose parts quote one another) and quotes a classical line that none of them has and a
+ * retrieved passage of the same classic has word for word. Only the passages' own words count:
+ * their claims may quote the chapter the line comes from.
+ */
+function misplacedInClassic(references: Passage[], quotes: QuoteMatcher[], hits: Hit[], retrieval: Retrieval): boolean {
+  if (!references.length || references.some((p) => p.packId === 'yijing' || p.packId !== references[0]!.packId)) return false;
+  const classical = quotes.filter((q) => q.floor === QUOTE_FLOOR && (q.text.match(/\p{Script=Han}/gu) ?? []).length >= 4);
+  const has = (q: QuoteMatcher, id: string) => asReceived(retrieval.hanTextOf(id)).includes(asReceived(q.text.replace(/[^\p{Script=Han}]/gu, '')));
+  return classical.some(
+    (q) => references.every((p) => !has(q, p.id)) && hits.some((h) => h.passage.packId === references[0]!.packId && !references.includes(h.passage) && has(q, h.passage.id)),
   );
 }
 
@@ -773,6 +788,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // A hexagram's line quoted under another line's name (乾卦上九“飞龙在天”: it is the fifth line's)
   // is a line misplaced: what the question says of it rests on the wrong line.
   if (misplacedLine(intent.references, genuine, k, retrieval)) return [];
+  // So is a classical line given to a chapter or section that lacks it, when another of the same
+  // classic has it word for word (第一章说“道生一，一生二”: it is chapter 42's).
+  if (misplacedInClassic(intent.references, genuine, hits, retrieval)) return [];
   for (const p of intent.references) if (inScope(p) && fits(p) && [...nowhere, ...unrendered, ...borrowed].every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its

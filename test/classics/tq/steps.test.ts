@@ -1041,3 +1041,44 @@ describe('Intent and Evidence: set 41 tuning', () => {
     for (const q of asked) expect(story(q), q).toBeUndefined();
   });
 });
+
+describe('Intent and Evidence: set 42 tuning', () => {
+  it('finds nothing for a classical line given to a chapter that lacks it when another chapter has it', () => {
+    expect(evidenceFor('道德经第一章说“道生一，一生二，二生三”，这里的“一”指什么？').evidence).toEqual([]);
+    expect(evidenceFor('道德经第四十二章说“道生一，一生二，二生三”，这里的“一”指什么？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 42');
+  });
+
+  it('reads a Chinese story that opens on how tiring work is as being about the asker', () => {
+    expect(intentOf('上班太累了，同事也难相处，真想辞职回老家。儒家怎么看隐居？').kind).toBe('situational');
+    expect(intentOf('儒家怎么看隐居？').kind).not.toBe('situational');
+  });
+
+  it('knows a parent in the wrong, a friend wronged long ago, turning seventy, pride after a promotion and a run of failures', () => {
+    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
+    expect(situation('My mother has been fiddling her taxes and I wonder whether I should report her')).toBe('situation.family.parent-breaking-rules');
+    expect(situation('发现我爸在税上做了手脚，我该不该举报他')).toBe('situation.family.parent-breaking-rules');
+    expect(situation('很多年前我亏待过一个朋友，到现在还是后悔，放不下')).toBe('situation.failure.regret-past-mistakes');
+    expect(situation("I'll be seventy soon; retired, children grown, and I feel useless")).toBe('situation.retirement.loss-of-purpose');
+    expect(situation("I was made a team lead last month and I'm getting full of myself")).toBe('situation.success.getting-arrogant');
+    expect(situation('Failed again and my plans fell through; I feel stuck in a hole')).toBe('situation.hardship.at-wits-end');
+  });
+
+  it('answers reporting a parent from the passages on covering for a father and remonstrating gently', () => {
+    const locators = evidenceFor('My dad has been doing something slightly illegal with his taxes and part of me wants to report him. What does Confucius say?').evidence.map((e) => e.passage.locator);
+    expect(locators).toContain('Analects 13.18');
+  });
+
+  it('knows the stories told otherwise in set 42', () => {
+    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
+    const named: [string, string][] = [
+      ['When Confucius was in Chu he heard the Shao. Why was it played there?', 'unrecorded.shao-heard-in-chu'],
+      ['孔子在楚国听到韶乐，三月不知肉味，为什么？', 'unrecorded.shao-heard-in-chu'],
+      ['Where does Wang Yangming admit that Buddhism is the true teaching?', 'unrecorded.wang-prefers-buddhism-daoism'],
+      ['孔子为什么说女子不必读书？', 'unrecorded.women-need-not-study'],
+      ['“女子无才便是德”在论语哪一章？', 'unrecorded.women-need-not-study'],
+    ];
+    for (const [q, id] of named) expect(story(q), q).toBe(id);
+    const asked = ['子在齐闻韶，三月不知肉味，是什么意思？', 'What does Wang Yangming say about Buddhism?', '唯女子与小人为难养也怎么理解？', 'Did Confucius teach women?'];
+    for (const q of asked) expect(story(q), q).toBeUndefined();
+  });
+});
