@@ -1082,3 +1082,42 @@ describe('Intent and Evidence: set 42 tuning', () => {
     for (const q of asked) expect(story(q), q).toBeUndefined();
   });
 });
+
+describe('Intent and Evidence: set 43 tuning', () => {
+  it('reads a quarrel with a spouse and having been cheated before as stories about the asker', () => {
+    expect(intentOf('跟老婆为了带孩子的事吵了一架，到现在还没说话。该怎么办？').kind).toBe('situational');
+    expect(intentOf('之前被朋友骗过钱，现在谁都不敢信。怎么才能不整天猜忌别人？').kind).toBe('situational');
+  });
+
+  it('knows a friend who will not take advice, a week of silence after a quarrel, and books that put one to sleep', () => {
+    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
+    expect(situation('My friend keeps making bad decisions; I have warned him many times and now he is annoyed with me')).toBe('situation.friendship.advice-not-taken');
+    expect(situation('为了家务分工跟老公吵了一架，冷战一个星期了')).toBe('situation.marriage.constant-fights');
+    expect(situation('书总是读不进去，一翻开就犯困，读完什么也记不住')).toBe('situation.study.reading-without-understanding');
+    const locators = evidenceFor('My friend keeps making bad decisions; I have warned him many times and now he is annoyed with me. When should I stop?').evidence.map((e) => e.passage.locator);
+    expect(locators).toContain('Analects 12.23');
+  });
+
+  it('knows the teachings given to the wrong classic or turned round in set 43', () => {
+    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
+    const named: [string, string][] = [
+      ['孔子在论语里提倡以德报怨，这是为什么？', 'unrecorded.confucius-repay-with-virtue'],
+      ['Why does Confucius teach us to repay injury with kindness?', 'unrecorded.confucius-repay-with-virtue'],
+      ['道德经里说“知其不可而为之”，这是什么意思？', 'unrecorded.daodejing-knowing-impossible'],
+      ["Why does the Daodejing say the sage fills the people's minds and empties their bellies?", 'unrecorded.daodejing-3-reversed'],
+      ['孔子说五十而立，为什么这么晚？', 'unrecorded.analects-2-4-ages-swapped'],
+      ["Why did Confucius only stand firm at fifty?", 'unrecorded.analects-2-4-ages-swapped'],
+      ['金刚经结尾须菩提入灭了，这是什么意思？', 'unrecorded.ds-subhuti-passes-away'],
+      ['孔子说完“唯女子与小人为难养也”之后又补充说了什么？', 'unrecorded.women-need-not-study'],
+    ];
+    for (const [q, id] of named) expect(story(q), q).toBe(id);
+    const asked = [
+      "A friend told me Confucius taught 'repay injury with kindness'. Is that actually what he said?",
+      'Did Confucius agree with repaying resentment with virtue?',
+      '论语里“知其不可而为之”说的是谁？',
+      '孔子说三十而立，立的是什么？',
+      '金刚经的结尾是怎么写的？',
+    ];
+    for (const q of asked) expect(story(q), q).toBeUndefined();
+  });
+});
