@@ -332,10 +332,11 @@ export const namesModernThing = (question: string): boolean => MODERN_THINGS.tes
 
 /**
  * Whether a question asks how a classic was later given official standing (which emperor made the
- * Analects required reading for the examinations, 哪个皇帝把传习录列为科举必读).
+ * Analects required reading for the examinations, 哪个皇帝把传习录列为科举必读), or what schools
+ * grew out of it afterwards (王畿和钱德洪各自发展出了什么学派).
  */
 export function asksLaterStanding(question: string): boolean {
-  return /\brequired reading\b|\b(?:examination|exam) (?:curriculum|syllabus)\b|\bofficial (?:curriculum|canon|orthodoxy)\b|\bstate orthodoxy\b|(?:列为|定为|钦定为?|纳入)[^，。？！]{0,6}(?:科举|官学|必读|考试内容)/u.test(normalize(question));
+  return /(?:发展出|形成|开创)了?(?:什么|哪些|各自的)?学派|阳明后学|对后(?:世|来)[^，。？！]{0,10}有(?:什么|哪些)影响|\b(?:later|subsequent) (?:schools?|followers)\b[^.?!]{0,30}\b(?:develop\w*|found\w*|form\w*)\b|\binfluence on later (?:schools?|thinkers|confucians)\b|\brequired reading\b|\b(?:examination|exam) (?:curriculum|syllabus)\b|\bofficial (?:curriculum|canon|orthodoxy)\b|\bstate orthodoxy\b|(?:列为|定为|钦定为?|纳入)[^，。？！]{0,6}(?:科举|官学|必读|考试内容)/u.test(normalize(question));
 }
 
 /**

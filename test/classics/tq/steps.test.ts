@@ -1121,3 +1121,41 @@ describe('Intent and Evidence: set 43 tuning', () => {
     for (const q of asked) expect(story(q), q).toBeUndefined();
   });
 });
+
+describe('Intent and Evidence: set 44 tuning', () => {
+  it('finds nothing for the schools that grew out of a classic afterwards', () => {
+    expect(asksLaterStanding('天泉证道以后，王畿和钱德洪各自发展出了什么学派？')).toBe(true);
+    expect(asksLaterStanding('What later schools developed out of Wang Yangming\'s followers?')).toBe(true);
+    expect(asksLaterStanding('天泉证道时王畿和钱德洪争论的是什么？')).toBe(false);
+  });
+
+  it('reads a story that opens on having been cheated or laid off as being about the asker', () => {
+    expect(intentOf('做生意被朋友坑了一笔钱，现在谁都不敢信。怎么才能不多疑？').kind).toBe('situational');
+    expect(intentOf('今年被裁员了，投了很多简历都没回音。易经里有讲困境的卦吗？').kind).toBe('situational');
+  });
+
+  it('knows a child in intensive care, a dissertation put off, and a tally of merit', () => {
+    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
+    expect(situation('儿子突发重病住进ICU，还没脱离危险，我吃不下睡不着')).toBe('situation.illness.child-in-hospital');
+    expect(situation('My thesis is so huge that I freeze every time I sit down and keep putting it off')).toBe('situation.study.procrastination');
+    expect(situation('I give to my temple but keep a tally of the merit I have earned')).toBe('situation.ethics.giving-unthanked');
+  });
+
+  it('knows the stories told otherwise in set 44', () => {
+    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
+    const named: [string, string][] = [
+      ['Why did Confucius tell Zilu to act right away but Ran You to defer to his father?', 'unrecorded.zilu-ranyou-swapped'],
+      ['孔子为什么对子路说闻斯行之？', 'unrecorded.zilu-ranyou-swapped'],
+      ['子见南子以后子路很高兴，这是为什么？', 'unrecorded.zilu-pleased-by-nanzi'],
+      ['In chapter 65 Laozi says the sages made the people clever. Why?', 'unrecorded.daodejing-65-reversed'],
+      ['At what age did Confucius die?', 'unrecorded.confucius-life-dates'],
+      ['孔子周游列国多少年？', 'unrecorded.confucius-life-dates'],
+      ['The Diamond Sutra ends with the Buddha entering final nirvana. What did he say last?', 'unrecorded.ds-subhuti-passes-away'],
+      ['Wang Yangming investigated bamboo together with Zhu Xi. What did Zhu Xi say?', 'unrecorded.wang-meets-zhu-xi'],
+      ['Wang Yangming tells Xiao Hui that Buddhism is superior to Confucian learning. Why?', 'unrecorded.wang-prefers-buddhism-daoism'],
+    ];
+    for (const [q, id] of named) expect(story(q), q).toBe(id);
+    const asked = ['孔子对子路和冉有的回答为什么不同？', '子见南子，子路为什么不高兴？', 'What does chapter 65 of the Daodejing say about governing?', 'What does Wang Yangming tell Xiao Hui about Buddhism?'];
+    for (const q of asked) expect(story(q), q).toBeUndefined();
+  });
+});
