@@ -788,10 +788,12 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   const borrowed = outside ? genuine.filter((q) => q.floor !== QUOTE_FLOOR && !glosses.has(q)) : [];
   // A hexagram's line quoted under another line's name (乾卦上九“飞龙在天”: it is the fifth line's)
   // is a line misplaced: what the question says of it rests on the wrong line.
-  if (misplacedLine(intent.references, genuine, k, retrieval)) return [];
+  // A concept's name quoted as the line (“亢龙有悔”, “上善若水”) counts here as the line it names.
+  const named = intent.references.length ? quotesOf(intent.question ?? intent.content).map((q) => new QuoteMatcher(q, retrieval)) : [];
+  if (misplacedLine(intent.references, named, k, retrieval)) return [];
   // So is a classical line given to a chapter or section that lacks it, when another of the same
   // classic has it word for word (第一章说“道生一，一生二”: it is chapter 42's).
-  if (misplacedInClassic(intent.references, genuine, hits, retrieval)) return [];
+  if (misplacedInClassic(intent.references, named, hits, retrieval)) return [];
   for (const p of intent.references) if (inScope(p) && fits(p) && [...nowhere, ...unrendered, ...borrowed].every((q) => q.carries(p.id))) chosen.set(p.id, { passage: p, basis: 'reference', relevance: 1 });
   const conceptIds = new Set(intent.concepts.map((c) => c.id));
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its

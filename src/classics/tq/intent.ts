@@ -30,7 +30,7 @@ const PACK_NAMES: [RegExp, string][] = [
   [/道德经|老子|daodejing|tao te ching|dao de jing|laozi|lao tzu|lao-tzu/, 'daodejing'],
   [/论语|孔子|夫子|曾子|曾参|analects|analetcs|anelects|annalects|lun ?yu|confuci(?:u|ou|o)s|kongzi|zengzi|master zeng\b/, 'analects'],
   [/易经|周易|易传|彖传|象传|卦|爻|yijing|i ching|book of changes|zhouyi|hexagram|trigram|\btuan\b/, 'yijing'],
-  [/金刚经|般若|须菩提|diamond sutra|vajracchedika|subhuti/, 'diamond-sutra'],
+  [/金刚经|般若|须菩提|佛经|diamond sutra|vajracchedika|subhuti/, 'diamond-sutra'],
   [/传习录|王阳明|阳明|心学|chuanxilu|wang yangming|yangming/, 'chuanxilu'],
 ];
 

@@ -1159,3 +1159,38 @@ describe('Intent and Evidence: set 44 tuning', () => {
     for (const q of asked) expect(story(q), q).toBeUndefined();
   });
 });
+
+describe('Intent and Evidence: set 45 tuning', () => {
+  it("holds a concept's name quoted as a line to the line or chapter it is given to", () => {
+    expect(evidenceFor('乾卦九五爻辞“亢龙有悔”是什么意思？').evidence).toEqual([]);
+    expect(evidenceFor('乾卦上九爻辞“亢龙有悔”是什么意思？').evidence.map((e) => e.passage.locator)).toContain('Yijing 1 (Qian) line 6');
+    expect(evidenceFor('道德经第一章讲“上善若水”，为什么放在第一章？').evidence).toEqual([]);
+    expect(evidenceFor('道德经第八章讲“上善若水”，是什么意思？').evidence.map((e) => e.passage.locator)).toContain('Daodejing 8');
+  });
+
+  it('takes 佛经 as the Diamond Sutra, the one Buddhist classic here', () => {
+    expect(intentOf('佛经里有没有讲放下的话？').packsNamed).toEqual(['diamond-sutra']);
+  });
+
+  it('knows a parent repeating questions, a promotion that frightens, a breakup reread, and a parent fudging taxes', () => {
+    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
+    expect(situation('我爸年纪大了，同一件事一天问好几遍，我一回答语气就很冲')).toBe('situation.caregiving.parent-dementia');
+    expect(situation("Just promoted, and I'm terrified the praise will vanish the moment I slip")).toBe('situation.anxiety.praise-and-blame');
+    expect(situation('分手几个月了，还是天天翻以前的聊天记录')).toBe('situation.marriage.breakup');
+    expect(situation('My dad fudges the numbers on his taxes and reporting him feels like betraying family')).toBe('situation.family.parent-breaking-rules');
+  });
+
+  it('knows the stories told otherwise in set 45', () => {
+    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
+    const named: [string, string][] = [
+      ['Why does the Daodejing tell rulers to exalt the worthy?', 'unrecorded.daodejing-3-exalt-worthy'],
+      ['六十四卦的卦序是周文王排的吗？', 'unrecorded.yijing-authorship'],
+      ['Who wrote the line statements of the Yijing?', 'unrecorded.yijing-authorship'],
+      ['王阳明对着亭前竹子格了七天，终于格出了竹子的道理，这段怎么说？', 'unrecorded.wang-bamboo-understood'],
+      ['The Chuanxilu records a debate between Wang Yangming and Zhu Xi. How did Zhu Xi reply?', 'unrecorded.wang-meets-zhu-xi'],
+    ];
+    for (const [q, id] of named) expect(story(q), q).toBe(id);
+    const asked = ['Why does the Daodejing say not to exalt the worthy?', '易经的卦辞是什么意思？', 'What did Wang Yangming think of Zhu Xi?'];
+    for (const q of asked) expect(story(q), q).toBeUndefined();
+  });
+});
