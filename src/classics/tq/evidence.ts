@@ -227,7 +227,10 @@ export class QuoteMatcher {
    */
   alteredIn(passageIds: string[]): boolean {
     const texts = passageIds.map((id) => this.retrieval.hanTextOf(id));
-    return this.clauses.some((clause) => !texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t)));
+    // Short clauses (父母在，可远游) are read together: the line as a whole has the changed character.
+    const whole = this.floor === QUOTE_FLOOR ? this.text.replace(/[^\p{Script=Han}]/gu, '') : '';
+    const pieces = Array.from(whole).length >= 6 ? [...this.clauses, whole] : this.clauses;
+    return pieces.some((clause) => !texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t)));
   }
 
   /**

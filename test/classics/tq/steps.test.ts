@@ -1194,3 +1194,30 @@ describe('Intent and Evidence: set 45 tuning', () => {
     for (const q of asked) expect(story(q), q).toBeUndefined();
   });
 });
+
+describe('Intent and Evidence: set 46 tuning', () => {
+  it('finds nothing for a line whose short clauses, read together, have a character changed', () => {
+    expect(evidenceFor('论语里孔子说“父母在，可远游，游必有方”，这句怎么理解？').evidence).toEqual([]);
+    expect(evidenceFor('论语里孔子说“父母在，不远游，游必有方”，这句怎么理解？').evidence.map((e) => e.passage.locator)).toContain('Analects 4.19');
+  });
+
+  it('knows a friend irritated by warnings about money, partners who will not yield, and a class split in two', () => {
+    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
+    expect(situation('I have warned a close friend about his money decisions three times and he is getting irritated with me')).toBe('situation.friendship.advice-not-taken');
+    expect(situation('和朋友一起创业，大家都要强，开会谁也不让谁')).toBe('situation.friendship.competing-with-friends');
+  });
+
+  it('knows the teachings turned round in set 46', () => {
+    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
+    const named: [string, string][] = [
+      ['Why does Laozi say the Dao that can be spoken is the eternal Dao?', 'unrecorded.daodejing-1-reversed'],
+      ['Why are all six lines of the Modesty hexagram (no. 15) unlucky?', 'unrecorded.qian-hexagram-ominous'],
+      ['王阳明格竹子格了一个月才病倒，为什么？', 'unrecorded.wang-bamboo-understood'],
+      ['Which passage has Confucius praising Yan Hui for being wealthy?', 'unrecorded.yan-hui-wealthy'],
+      ['Wang Yangming taught that you must acquire knowledge first and only then act. Why?', 'unrecorded.wang-know-before-acting'],
+    ];
+    for (const [q, id] of named) expect(story(q), q).toBe(id);
+    const asked = ['Why does Laozi say the Dao that can be spoken is not the constant Dao?', 'How did Yan Hui live in poverty?', '王阳明格竹子七天后怎么样了？'];
+    for (const q of asked) expect(story(q), q).toBeUndefined();
+  });
+});
