@@ -646,9 +646,21 @@ function misplacedInClassic(references: Passage[], quotes: QuoteMatcher[], hits:
   if (!references.length || references.some((p) => p.packId === 'yijing' || p.packId !== references[0]!.packId)) return false;
   const classical = quotes.filter((q) => q.floor === QUOTE_FLOOR && (q.text.match(/\p{Script=Han}/gu) ?? []).length >= 4);
   const has = (q: QuoteMatcher, id: string) => asReceived(retrieval.hanTextOf(id)).includes(asReceived(q.text.replace(/[^\p{Script=Han}]/gu, '')));
-  return classical.some(
-    (q) => references.every((p) => !has(q, p.id)) && hits.some((h) => h.passage.packId === references[0]!.packId && !references.includes(h.passage) && has(q, h.passage.id)),
-  );
+  const sameClassic = (h: Hit) => h.passage.packId === references[0]!.packId && !references.includes(h.passage);
+  if (classical.some((q) => references.every((p) => !has(q, p.id)) && hits.some((h) => sameClassic(h) && has(q, h.passage.id)))) return true;
+  // An English line, translated one way or another, is the passage whose rendering shares a third
+  // of its words or more ("a journey of a thousand miles begins with a single step": chapter 64's
+  // "a journey of a thousand li"), when the chapter pointed at shares next to none of them.
+  const share = (terms: string[], en: string | undefined) => {
+    const own = new Set(englishTerms(normalize(en ?? '')));
+    return terms.filter((t) => own.has(t)).length / terms.length;
+  };
+  return quotes.some((q) => {
+    if (/\p{Script=Han}/u.test(q.text)) return false;
+    const terms = [...new Set(englishTerms(normalize(q.text)))].filter((t) => !GENERIC_ENGLISH.has(t));
+    if (terms.length < 4) return false;
+    return references.every((p) => share(terms, p.en) < 0.2) && hits.some((h) => sameClassic(h) && share(terms, h.passage.en) >= 0.33);
+  });
 }
 
 /**

@@ -1221,3 +1221,31 @@ describe('Intent and Evidence: set 46 tuning', () => {
     for (const q of asked) expect(story(q), q).toBeUndefined();
   });
 });
+
+describe('Intent and Evidence: set 47 tuning', () => {
+  it('finds nothing for an English line given to a chapter whose rendering shares next to none of it', () => {
+    expect(evidenceFor("Chapter 1 of the Daodejing says 'a journey of a thousand miles begins with a single step.' What does it mean there?").evidence).toEqual([]);
+    expect(evidenceFor("Chapter 64 of the Daodejing says 'a journey of a thousand miles begins with a single step.' What does it mean there?").evidence.map((e) => e.passage.locator)).toContain('Daodejing 64');
+  });
+
+  it('knows going to court against family, money that takes over a life, and a clerk with no time', () => {
+    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
+    expect(situation('为了老房子的产权和亲戚闹翻了，在犹豫要不要打官司')).toBe('situation.conflict.going-to-court');
+    expect(situation("I came into some money and now making more has taken over my life")).toBe('situation.money.never-enough');
+    expect(situation("I'm a government clerk buried in reports and case files, with no time for self-cultivation")).toBe('situation.work.no-time-to-learn');
+    const locators = evidenceFor('我和亲戚为了老房子的产权闹翻了，在犹豫要不要打官司。经典里对打官司怎么看？').evidence.map((e) => e.passage.locator);
+    expect(locators).toContain('Analects 12.13');
+  });
+
+  it('knows the stories told otherwise in set 47', () => {
+    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
+    const named: [string, string][] = [
+      ['Why does the Diamond Sutra say the surest way to recognize the Buddha is by his thirty-two marks?', 'unrecorded.ds-buddha-by-marks'],
+      ['金刚经为什么说应该通过三十二相来认出如来？', 'unrecorded.ds-buddha-by-marks'],
+      ['Why does Laozi praise Confucius as a true sage in the Daodejing?', 'unrecorded.daodejing-names-confucius'],
+    ];
+    for (const [q, id] of named) expect(story(q), q).toBe(id);
+    const asked = ['Why does the Diamond Sutra say the Buddha cannot be seen by his thirty-two marks?', 'What did Laozi and Confucius each say about ritual?'];
+    for (const q of asked) expect(story(q), q).toBeUndefined();
+  });
+});
