@@ -826,6 +826,15 @@ describe('Evidence: set 14 tuning', () => {
   });
 });
 
+/** The situation a text matches best, if any. */
+const situationOf = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
+
+/** Each named question rests on the story given beside it; each asked one rests on none. */
+function expectStories(named: [string, string][], asked: string[]) {
+  for (const [q, id] of named) expect(unrecordedStory(q, lib.knowledge)?.id, q).toBe(id);
+  for (const q of asked) expect(unrecordedStory(q, lib.knowledge)?.id, q).toBeUndefined();
+}
+
 describe('Intent and Evidence: sets 35 to 39 tuning', () => {
   it('finds nothing for what a classic says of a modern thing, but still reads a story that mentions one', () => {
     expect(namesModernThing('What does the Daodejing say about artificial intelligence and whether machines can follow the Dao?')).toBe(true);
@@ -914,7 +923,6 @@ describe('Intent and Evidence: sets 35 to 39 tuning', () => {
   });
 
   it('knows the stories the classics do not record, and not the questions that merely name their people', () => {
-    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
     const named: [string, string][] = [
       ['In the Analects Confucius goes to visit Laozi to ask about ritual - what did Laozi tell him?', 'unrecorded.confucius-meets-laozi'],
       ['Which chapter of the Daodejing records Laozi telling the visiting Confucius to drop his pride?', 'unrecorded.confucius-meets-laozi'],
@@ -931,7 +939,6 @@ describe('Intent and Evidence: sets 35 to 39 tuning', () => {
       ['When Yan Hui died, the Analects says Confucius calmly accepted it and refused to weep. Why?', 'unrecorded.confucius-calm-at-yan-hui-death'],
       ['Where in the Chuanxilu does Wang Yangming say we must first know fully and only then act?', 'unrecorded.wang-know-before-acting'],
     ];
-    for (const [q, id] of named) expect(story(q), q).toBe(id);
     // Questions on what the texts do say, with the same people and words, rest on no such story.
     const asked = [
       '宰予昼寝，孔子是怎么批评他的？',
@@ -944,7 +951,7 @@ describe('Intent and Evidence: sets 35 to 39 tuning', () => {
       "What did Wang Yangming think of Zhu Xi's reading of gewu?",
       'What did Zengzi say when he was dying?',
     ];
-    for (const q of asked) expect(story(q), q).toBeUndefined();
+    expectStories(named, asked);
   });
 });
 
@@ -966,14 +973,12 @@ describe('Intent and Evidence: set 40 tuning', () => {
   });
 
   it('knows caring for a parent with dementia, praise and blame online, and envy of a friend who passed', () => {
-    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
-    expect(situation('My father has dementia and I look after him alone; I keep losing my temper with him')).toBe('situation.caregiving.parent-dementia');
-    expect(situation('我每天刷自己视频下面的评论，好评让我开心半天，差评让我难受好几天')).toBe('situation.anxiety.praise-and-blame');
-    expect(situation('我和好朋友一起考公，他考上了我没考上，现在见到他心里就酸溜溜的')).toBe('situation.comparison.behind-peers');
+    expect(situationOf('My father has dementia and I look after him alone; I keep losing my temper with him')).toBe('situation.caregiving.parent-dementia');
+    expect(situationOf('我每天刷自己视频下面的评论，好评让我开心半天，差评让我难受好几天')).toBe('situation.anxiety.praise-and-blame');
+    expect(situationOf('我和好朋友一起考公，他考上了我没考上，现在见到他心里就酸溜溜的')).toBe('situation.comparison.behind-peers');
   });
 
   it('knows the teachings turned round and the stories told otherwise in set 40', () => {
-    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
     const named: [string, string][] = [
       ['四句教的第一句“心之体有善有恶”，应该怎么理解？', 'unrecorded.wang-mind-substance-good-and-evil'],
       ["Wang's teaching says the substance of the mind has both good and evil. What does he mean?", 'unrecorded.wang-mind-substance-good-and-evil'],
@@ -983,9 +988,8 @@ describe('Intent and Evidence: set 40 tuning', () => {
       ['What principle did Wang Yangming discover in the bamboo after seven days?', 'unrecorded.wang-bamboo-understood'],
       ['王阳明去世的时候多大？', 'unrecorded.wang-longchang-and-death'],
     ];
-    for (const [q, id] of named) expect(story(q), q).toBe(id);
     const asked = ['四句教的第一句“无善无恶心之体”怎么理解？', 'Why does Confucius say to repay injury with uprightness?', '王阳明格竹子七天，结果怎么样了？', '老子说报怨以德是什么意思？'];
-    for (const q of asked) expect(story(q), q).toBeUndefined();
+    expectStories(named, asked);
   });
 });
 
@@ -1014,14 +1018,12 @@ describe('Intent and Evidence: set 41 tuning', () => {
   });
 
   it('knows a civil-service exam, years of reading with little to show, and a class of mixed ability', () => {
-    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
-    expect(situation('每天刷题准备考公，离自己想读的圣贤书越来越远，感觉在浪费生命')).toBe('situation.work.no-time-to-learn');
-    expect(situation("I've read the classics for three years and I'm getting nowhere; I forget everything I read")).toBe('situation.study.reading-without-understanding');
-    expect(situation('我带的班学生差距很大，有的一点就通，有的怎么讲都不懂')).toBe('situation.work.teaching-different-temperaments');
+    expect(situationOf('每天刷题准备考公，离自己想读的圣贤书越来越远，感觉在浪费生命')).toBe('situation.work.no-time-to-learn');
+    expect(situationOf("I've read the classics for three years and I'm getting nowhere; I forget everything I read")).toBe('situation.study.reading-without-understanding');
+    expect(situationOf('我带的班学生差距很大，有的一点就通，有的怎么讲都不懂')).toBe('situation.work.teaching-different-temperaments');
   });
 
   it('knows the teachings turned round and the stories told otherwise in set 41', () => {
-    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
     const named: [string, string][] = [
       ['The Diamond Sutra says to give while keeping the merit clearly in mind. Why?', 'unrecorded.ds-give-with-merit-in-mind'],
       ['金刚经说布施时要时刻记着自己的功德，这是为什么？', 'unrecorded.ds-give-with-merit-in-mind'],
@@ -1030,7 +1032,6 @@ describe('Intent and Evidence: set 41 tuning', () => {
       ["Why did Confucius call Zigong 'rotten wood that cannot be carved'?", 'unrecorded.rotten-wood-given-to-another'],
       ['孔子为什么说颜回是朽木不可雕？', 'unrecorded.rotten-wood-given-to-another'],
     ];
-    for (const [q, id] of named) expect(story(q), q).toBe(id);
     const asked = [
       'What does the Diamond Sutra say about giving without dwelling on merit?',
       'Why does the Modesty hexagram have no unlucky lines?',
@@ -1038,7 +1039,7 @@ describe('Intent and Evidence: set 41 tuning', () => {
       '孔子为什么说宰予是朽木不可雕？',
       "Why did Confucius call Zai Yu 'rotten wood'?",
     ];
-    for (const q of asked) expect(story(q), q).toBeUndefined();
+    expectStories(named, asked);
   });
 });
 
@@ -1054,13 +1055,12 @@ describe('Intent and Evidence: set 42 tuning', () => {
   });
 
   it('knows a parent in the wrong, a friend wronged long ago, turning seventy, pride after a promotion and a run of failures', () => {
-    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
-    expect(situation('My mother has been fiddling her taxes and I wonder whether I should report her')).toBe('situation.family.parent-breaking-rules');
-    expect(situation('发现我爸在税上做了手脚，我该不该举报他')).toBe('situation.family.parent-breaking-rules');
-    expect(situation('很多年前我亏待过一个朋友，到现在还是后悔，放不下')).toBe('situation.failure.regret-past-mistakes');
-    expect(situation("I'll be seventy soon; retired, children grown, and I feel useless")).toBe('situation.retirement.loss-of-purpose');
-    expect(situation("I was made a team lead last month and I'm getting full of myself")).toBe('situation.success.getting-arrogant');
-    expect(situation('Failed again and my plans fell through; I feel stuck in a hole')).toBe('situation.hardship.at-wits-end');
+    expect(situationOf('My mother has been fiddling her taxes and I wonder whether I should report her')).toBe('situation.family.parent-breaking-rules');
+    expect(situationOf('发现我爸在税上做了手脚，我该不该举报他')).toBe('situation.family.parent-breaking-rules');
+    expect(situationOf('很多年前我亏待过一个朋友，到现在还是后悔，放不下')).toBe('situation.failure.regret-past-mistakes');
+    expect(situationOf("I'll be seventy soon; retired, children grown, and I feel useless")).toBe('situation.retirement.loss-of-purpose');
+    expect(situationOf("I was made a team lead last month and I'm getting full of myself")).toBe('situation.success.getting-arrogant');
+    expect(situationOf('Failed again and my plans fell through; I feel stuck in a hole')).toBe('situation.hardship.at-wits-end');
   });
 
   it('answers reporting a parent from the passages on covering for a father and remonstrating gently', () => {
@@ -1069,7 +1069,6 @@ describe('Intent and Evidence: set 42 tuning', () => {
   });
 
   it('knows the stories told otherwise in set 42', () => {
-    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
     const named: [string, string][] = [
       ['When Confucius was in Chu he heard the Shao. Why was it played there?', 'unrecorded.shao-heard-in-chu'],
       ['孔子在楚国听到韶乐，三月不知肉味，为什么？', 'unrecorded.shao-heard-in-chu'],
@@ -1077,9 +1076,8 @@ describe('Intent and Evidence: set 42 tuning', () => {
       ['孔子为什么说女子不必读书？', 'unrecorded.women-need-not-study'],
       ['“女子无才便是德”在论语哪一章？', 'unrecorded.women-need-not-study'],
     ];
-    for (const [q, id] of named) expect(story(q), q).toBe(id);
     const asked = ['子在齐闻韶，三月不知肉味，是什么意思？', 'What does Wang Yangming say about Buddhism?', '唯女子与小人为难养也怎么理解？', 'Did Confucius teach women?'];
-    for (const q of asked) expect(story(q), q).toBeUndefined();
+    expectStories(named, asked);
   });
 });
 
@@ -1090,16 +1088,14 @@ describe('Intent and Evidence: set 43 tuning', () => {
   });
 
   it('knows a friend who will not take advice, a week of silence after a quarrel, and books that put one to sleep', () => {
-    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
-    expect(situation('My friend keeps making bad decisions; I have warned him many times and now he is annoyed with me')).toBe('situation.friendship.advice-not-taken');
-    expect(situation('为了家务分工跟老公吵了一架，冷战一个星期了')).toBe('situation.marriage.constant-fights');
-    expect(situation('书总是读不进去，一翻开就犯困，读完什么也记不住')).toBe('situation.study.reading-without-understanding');
+    expect(situationOf('My friend keeps making bad decisions; I have warned him many times and now he is annoyed with me')).toBe('situation.friendship.advice-not-taken');
+    expect(situationOf('为了家务分工跟老公吵了一架，冷战一个星期了')).toBe('situation.marriage.constant-fights');
+    expect(situationOf('书总是读不进去，一翻开就犯困，读完什么也记不住')).toBe('situation.study.reading-without-understanding');
     const locators = evidenceFor('My friend keeps making bad decisions; I have warned him many times and now he is annoyed with me. When should I stop?').evidence.map((e) => e.passage.locator);
     expect(locators).toContain('Analects 12.23');
   });
 
   it('knows the teachings given to the wrong classic or turned round in set 43', () => {
-    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
     const named: [string, string][] = [
       ['孔子在论语里提倡以德报怨，这是为什么？', 'unrecorded.confucius-repay-with-virtue'],
       ['Why does Confucius teach us to repay injury with kindness?', 'unrecorded.confucius-repay-with-virtue'],
@@ -1110,7 +1106,6 @@ describe('Intent and Evidence: set 43 tuning', () => {
       ['金刚经结尾须菩提入灭了，这是什么意思？', 'unrecorded.ds-subhuti-passes-away'],
       ['孔子说完“唯女子与小人为难养也”之后又补充说了什么？', 'unrecorded.women-need-not-study'],
     ];
-    for (const [q, id] of named) expect(story(q), q).toBe(id);
     const asked = [
       "A friend told me Confucius taught 'repay injury with kindness'. Is that actually what he said?",
       'Did Confucius agree with repaying resentment with virtue?',
@@ -1118,7 +1113,7 @@ describe('Intent and Evidence: set 43 tuning', () => {
       '孔子说三十而立，立的是什么？',
       '金刚经的结尾是怎么写的？',
     ];
-    for (const q of asked) expect(story(q), q).toBeUndefined();
+    expectStories(named, asked);
   });
 });
 
@@ -1135,14 +1130,12 @@ describe('Intent and Evidence: set 44 tuning', () => {
   });
 
   it('knows a child in intensive care, a dissertation put off, and a tally of merit', () => {
-    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
-    expect(situation('儿子突发重病住进ICU，还没脱离危险，我吃不下睡不着')).toBe('situation.illness.child-in-hospital');
-    expect(situation('My thesis is so huge that I freeze every time I sit down and keep putting it off')).toBe('situation.study.procrastination');
-    expect(situation('I give to my temple but keep a tally of the merit I have earned')).toBe('situation.ethics.giving-unthanked');
+    expect(situationOf('儿子突发重病住进ICU，还没脱离危险，我吃不下睡不着')).toBe('situation.illness.child-in-hospital');
+    expect(situationOf('My thesis is so huge that I freeze every time I sit down and keep putting it off')).toBe('situation.study.procrastination');
+    expect(situationOf('I give to my temple but keep a tally of the merit I have earned')).toBe('situation.ethics.giving-unthanked');
   });
 
   it('knows the stories told otherwise in set 44', () => {
-    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
     const named: [string, string][] = [
       ['Why did Confucius tell Zilu to act right away but Ran You to defer to his father?', 'unrecorded.zilu-ranyou-swapped'],
       ['孔子为什么对子路说闻斯行之？', 'unrecorded.zilu-ranyou-swapped'],
@@ -1154,9 +1147,8 @@ describe('Intent and Evidence: set 44 tuning', () => {
       ['Wang Yangming investigated bamboo together with Zhu Xi. What did Zhu Xi say?', 'unrecorded.wang-meets-zhu-xi'],
       ['Wang Yangming tells Xiao Hui that Buddhism is superior to Confucian learning. Why?', 'unrecorded.wang-prefers-buddhism-daoism'],
     ];
-    for (const [q, id] of named) expect(story(q), q).toBe(id);
     const asked = ['孔子对子路和冉有的回答为什么不同？', '子见南子，子路为什么不高兴？', 'What does chapter 65 of the Daodejing say about governing?', 'What does Wang Yangming tell Xiao Hui about Buddhism?'];
-    for (const q of asked) expect(story(q), q).toBeUndefined();
+    expectStories(named, asked);
   });
 });
 
@@ -1173,15 +1165,13 @@ describe('Intent and Evidence: set 45 tuning', () => {
   });
 
   it('knows a parent repeating questions, a promotion that frightens, a breakup reread, and a parent fudging taxes', () => {
-    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
-    expect(situation('我爸年纪大了，同一件事一天问好几遍，我一回答语气就很冲')).toBe('situation.caregiving.parent-dementia');
-    expect(situation("Just promoted, and I'm terrified the praise will vanish the moment I slip")).toBe('situation.anxiety.praise-and-blame');
-    expect(situation('分手几个月了，还是天天翻以前的聊天记录')).toBe('situation.marriage.breakup');
-    expect(situation('My dad fudges the numbers on his taxes and reporting him feels like betraying family')).toBe('situation.family.parent-breaking-rules');
+    expect(situationOf('我爸年纪大了，同一件事一天问好几遍，我一回答语气就很冲')).toBe('situation.caregiving.parent-dementia');
+    expect(situationOf("Just promoted, and I'm terrified the praise will vanish the moment I slip")).toBe('situation.anxiety.praise-and-blame');
+    expect(situationOf('分手几个月了，还是天天翻以前的聊天记录')).toBe('situation.marriage.breakup');
+    expect(situationOf('My dad fudges the numbers on his taxes and reporting him feels like betraying family')).toBe('situation.family.parent-breaking-rules');
   });
 
   it('knows the stories told otherwise in set 45', () => {
-    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
     const named: [string, string][] = [
       ['Why does the Daodejing tell rulers to exalt the worthy?', 'unrecorded.daodejing-3-exalt-worthy'],
       ['六十四卦的卦序是周文王排的吗？', 'unrecorded.yijing-authorship'],
@@ -1189,9 +1179,8 @@ describe('Intent and Evidence: set 45 tuning', () => {
       ['王阳明对着亭前竹子格了七天，终于格出了竹子的道理，这段怎么说？', 'unrecorded.wang-bamboo-understood'],
       ['The Chuanxilu records a debate between Wang Yangming and Zhu Xi. How did Zhu Xi reply?', 'unrecorded.wang-meets-zhu-xi'],
     ];
-    for (const [q, id] of named) expect(story(q), q).toBe(id);
     const asked = ['Why does the Daodejing say not to exalt the worthy?', '易经的卦辞是什么意思？', 'What did Wang Yangming think of Zhu Xi?'];
-    for (const q of asked) expect(story(q), q).toBeUndefined();
+    expectStories(named, asked);
   });
 });
 
@@ -1202,13 +1191,11 @@ describe('Intent and Evidence: set 46 tuning', () => {
   });
 
   it('knows a friend irritated by warnings about money, partners who will not yield, and a class split in two', () => {
-    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
-    expect(situation('I have warned a close friend about his money decisions three times and he is getting irritated with me')).toBe('situation.friendship.advice-not-taken');
-    expect(situation('和朋友一起创业，大家都要强，开会谁也不让谁')).toBe('situation.friendship.competing-with-friends');
+    expect(situationOf('I have warned a close friend about his money decisions three times and he is getting irritated with me')).toBe('situation.friendship.advice-not-taken');
+    expect(situationOf('和朋友一起创业，大家都要强，开会谁也不让谁')).toBe('situation.friendship.competing-with-friends');
   });
 
   it('knows the teachings turned round in set 46', () => {
-    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
     const named: [string, string][] = [
       ['Why does Laozi say the Dao that can be spoken is the eternal Dao?', 'unrecorded.daodejing-1-reversed'],
       ['Why are all six lines of the Modesty hexagram (no. 15) unlucky?', 'unrecorded.qian-hexagram-ominous'],
@@ -1216,9 +1203,8 @@ describe('Intent and Evidence: set 46 tuning', () => {
       ['Which passage has Confucius praising Yan Hui for being wealthy?', 'unrecorded.yan-hui-wealthy'],
       ['Wang Yangming taught that you must acquire knowledge first and only then act. Why?', 'unrecorded.wang-know-before-acting'],
     ];
-    for (const [q, id] of named) expect(story(q), q).toBe(id);
     const asked = ['Why does Laozi say the Dao that can be spoken is not the constant Dao?', 'How did Yan Hui live in poverty?', '王阳明格竹子七天后怎么样了？'];
-    for (const q of asked) expect(story(q), q).toBeUndefined();
+    expectStories(named, asked);
   });
 });
 
@@ -1229,23 +1215,20 @@ describe('Intent and Evidence: set 47 tuning', () => {
   });
 
   it('knows going to court against family, money that takes over a life, and a clerk with no time', () => {
-    const situation = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
-    expect(situation('为了老房子的产权和亲戚闹翻了，在犹豫要不要打官司')).toBe('situation.conflict.going-to-court');
-    expect(situation("I came into some money and now making more has taken over my life")).toBe('situation.money.never-enough');
-    expect(situation("I'm a government clerk buried in reports and case files, with no time for self-cultivation")).toBe('situation.work.no-time-to-learn');
+    expect(situationOf('为了老房子的产权和亲戚闹翻了，在犹豫要不要打官司')).toBe('situation.conflict.going-to-court');
+    expect(situationOf("I came into some money and now making more has taken over my life")).toBe('situation.money.never-enough');
+    expect(situationOf("I'm a government clerk buried in reports and case files, with no time for self-cultivation")).toBe('situation.work.no-time-to-learn');
     const locators = evidenceFor('我和亲戚为了老房子的产权闹翻了，在犹豫要不要打官司。经典里对打官司怎么看？').evidence.map((e) => e.passage.locator);
     expect(locators).toContain('Analects 12.13');
   });
 
   it('knows the stories told otherwise in set 47', () => {
-    const story = (q: string) => unrecordedStory(q, lib.knowledge)?.id;
     const named: [string, string][] = [
       ['Why does the Diamond Sutra say the surest way to recognize the Buddha is by his thirty-two marks?', 'unrecorded.ds-buddha-by-marks'],
       ['金刚经为什么说应该通过三十二相来认出如来？', 'unrecorded.ds-buddha-by-marks'],
       ['Why does Laozi praise Confucius as a true sage in the Daodejing?', 'unrecorded.daodejing-names-confucius'],
     ];
-    for (const [q, id] of named) expect(story(q), q).toBe(id);
     const asked = ['Why does the Diamond Sutra say the Buddha cannot be seen by his thirty-two marks?', 'What did Laozi and Confucius each say about ritual?'];
-    for (const q of asked) expect(story(q), q).toBeUndefined();
+    expectStories(named, asked);
   });
 });
