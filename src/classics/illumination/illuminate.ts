@@ -229,7 +229,9 @@ export function illuminate(input: { query: string; minimal_context?: string }, l
   const perspectives: Perspective[] = TRADITIONS.map((tradition) => {
     const lens = lenses.get(tradition);
     if (lens && valid.has(lens.claim.id)) {
-      return { tradition, school: SCHOOL_CHAR[tradition], text: lens.text, evidence_ids: lens.claim.evidence.map((e) => e.passage_id), trust: lens.trust, has_evidence: true };
+      // A claim may quote two spans of one passage; the perspective names each passage once.
+      const evidenceIds = [...new Set(lens.claim.evidence.map((e) => e.passage_id))];
+      return { tradition, school: SCHOOL_CHAR[tradition], text: lens.text, evidence_ids: evidenceIds, trust: lens.trust, has_evidence: true };
     }
     return { tradition, school: SCHOOL_CHAR[tradition], text: noEvidenceText(tradition, lang), evidence_ids: [], trust: 'T4' as TrustLevel, has_evidence: false };
   });
@@ -285,7 +287,7 @@ export function illuminate(input: { query: string; minimal_context?: string }, l
       claim_id: b.claim.id,
       statement: lang === 'zh' ? b.claim.statement_zh : b.claim.statement_en,
       claim_type: b.claim.claim_type,
-      evidence_ids: b.bindings.map((s) => s.passageId),
+      evidence_ids: [...new Set(b.bindings.map((s) => s.passageId))],
       source_ids: [...new Set(b.bindings.map((s) => k.passageById.get(s.passageId)!.sourceId))],
       perspective: b.claim.perspective,
       trust_level: b.claim.trust_level,

@@ -111,7 +111,7 @@ const toKnowledgeClaim = (b: BoundClaim, lang: 'zh' | 'en', lib: Library, status
   claim_id: b.claim.id,
   statement: lang === 'zh' ? b.claim.statement_zh : b.claim.statement_en,
   claim_type: b.claim.claim_type,
-  evidence_ids: b.bindings.map((s) => s.passageId),
+  evidence_ids: [...new Set(b.bindings.map((s) => s.passageId))],
   source_ids: [...new Set(b.bindings.map((s) => lib.knowledge.passageById.get(s.passageId)!.sourceId))],
   perspective: b.claim.perspective,
   trust_level: b.claim.trust_level,

@@ -135,6 +135,21 @@ describe('illumination over the packs\u2019 situations', () => {
     meets(cases);
   });
 
+  it('names each passage once in a perspective, though its claim quotes two spans of it', () => {
+    for (const query of ['我和亲戚为了老房子的产权闹翻了，在犹豫要不要打官司', '上过一次当，就再也不敢相信人']) {
+      const a = illuminate({ query }, lib, 'q');
+      for (const p of a.perspectives) expect(p.evidence_ids, `${query} ${p.tradition}`).toEqual([...new Set(p.evidence_ids)]);
+      expect(a.perspectives.some((p) => p.evidence_ids.length > 0), query).toBe(true);
+    }
+  });
+
+  it('meets a going-to-court quarrel and a friend who will not take advice with their own passages', () => {
+    meets([
+      ['我和亲戚为了老房子的产权闹翻了，在犹豫要不要打官司', 'situation.conflict.going-to-court', 'confucian', ['lunyu.12.13', 'yijing.6.judgment']],
+      ['My friend keeps making bad decisions; I have warned him many times and now he is annoyed with me', 'situation.friendship.advice-not-taken', 'confucian', ['lunyu.12.23', 'lunyu.4.26']],
+    ]);
+  });
+
   it('meets a petty boss, trust lost after being tricked, and a venture just started', () => {
     const cases: Meeting[] = [
       ['我的上司小心眼又爱报复，我不想跟他正面冲突，只想离他远点', 'situation.work.petty-boss', 'confucian', ['yijing.33.image', 'yijing.33.judgment']],

@@ -1232,3 +1232,16 @@ describe('Intent and Evidence: set 47 tuning', () => {
     expectStories(named, asked);
   });
 });
+
+describe('Answer: evidence ids', () => {
+  it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
+    const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
+    let bound = 0;
+    for (const query of questions) {
+      const { answer } = trustedQuery({ query, knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, 'q');
+      for (const c of answer.claims) expect(c.evidence_ids, query).toEqual([...new Set(c.evidence_ids)]);
+      bound += answer.claims.length;
+    }
+    expect(bound).toBeGreaterThan(0);
+  });
+});
