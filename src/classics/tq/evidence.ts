@@ -228,7 +228,7 @@ export class QuoteMatcher {
   alteredIn(passageIds: string[]): boolean {
     const texts = passageIds.map((id) => this.retrieval.hanTextOf(id));
     // Short clauses (父母在，可远游) are read together: the line as a whole has the changed character.
-    const whole = this.floor === QUOTE_FLOOR ? this.text.replace(/[^\p{Script=Han}]/gu, '') : '';
+    const whole = this.floor === QUOTE_FLOOR ? hanOnly(this.text) : '';
     const pieces = Array.from(whole).length >= 6 ? [...this.clauses, whole] : this.clauses;
     return pieces.some((clause) => !texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t)));
   }
@@ -613,23 +613,33 @@ export function askingSentence(content: string): string | undefined {
 
 const HEXAGRAM_LINE = /^(Yijing \d+ \([^)]+\)) line \d+$/;
 
+/** A quote's Han characters alone: editions punctuate one line differently. */
+const hanOnly = (text: string) => text.replace(/[^\p{Script=Han}]/gu, '');
+
+/** The classical lines a question quotes: four Han characters or more, however punctuated. */
+const classicalLines = (quotes: QuoteMatcher[]) => quotes.filter((q) => q.floor === QUOTE_FLOOR && Array.from(hanOnly(q.text)).length >= 4);
+
+/**
+ * Whether a passage's own text has a quoted line word for word (popular variants read as the
+ * received text). Only its own words count: a passage's claims may name the line beside it
+ * (上九's claims mention 飞龙在天), or the chapter a line comes from.
+ */
+const hasWordForWord = (q: QuoteMatcher, id: string, retrieval: Retrieval) => asReceived(retrieval.hanTextOf(id)).includes(asReceived(hanOnly(q.text)));
+
 /**
  * Whether the question points at a hexagram's line and quotes a classical line that another line
- * of the same hexagram has word for word and the one pointed at does not. Only the line's own
- * words count: its claims may well name the line beside it (上九's claims mention 飞龙在天).
+ * of the same hexagram has word for word and the one pointed at does not.
  */
 function misplacedLine(references: Passage[], quotes: QuoteMatcher[], k: Knowledge, retrieval: Retrieval): boolean {
   const lines = references.filter((p) => HEXAGRAM_LINE.test(p.locator));
-  const classical = quotes.filter((q) => q.floor === QUOTE_FLOOR && (q.text.match(/\p{Script=Han}/gu) ?? []).length >= 4);
-  if (!lines.length || !classical.length) return false;
-  const has = (q: QuoteMatcher, id: string) => asReceived(retrieval.hanTextOf(id)).includes(asReceived(q.text.replace(/[^\p{Script=Han}]/gu, '')));
-  return classical.some((q) =>
+  if (!lines.length) return false;
+  return classicalLines(quotes).some((q) =>
     lines.every((p) => {
-      if (has(q, p.id)) return false;
+      if (hasWordForWord(q, p.id, retrieval)) return false;
       const hexagram = HEXAGRAM_LINE.exec(p.locator)![1]!;
       for (let n = 1; n <= 6; n++) {
         const other = k.passageByLocator.get(`${hexagram} line ${n}`);
-        if (other && other.id !== p.id && has(q, other.id)) return true;
+        if (other && other.id !== p.id && hasWordForWord(q, other.id, retrieval)) return true;
       }
       return false;
     }),
@@ -639,15 +649,13 @@ function misplacedLine(references: Passage[], quotes: QuoteMatcher[], k: Knowled
 /**
  * Whether the question points at numbered chapters or sections of one classic (not a hexagram,
  * whose parts quote one another) and quotes a classical line that none of them has and a
- * retrieved passage of the same classic has word for word. Only the passages' own words count:
- * their claims may quote the chapter the line comes from.
+ * retrieved passage of the same classic has word for word.
  */
 function misplacedInClassic(references: Passage[], quotes: QuoteMatcher[], hits: Hit[], retrieval: Retrieval): boolean {
   if (!references.length || references.some((p) => p.packId === 'yijing' || p.packId !== references[0]!.packId)) return false;
-  const classical = quotes.filter((q) => q.floor === QUOTE_FLOOR && (q.text.match(/\p{Script=Han}/gu) ?? []).length >= 4);
-  const has = (q: QuoteMatcher, id: string) => asReceived(retrieval.hanTextOf(id)).includes(asReceived(q.text.replace(/[^\p{Script=Han}]/gu, '')));
   const sameClassic = (h: Hit) => h.passage.packId === references[0]!.packId && !references.includes(h.passage);
-  if (classical.some((q) => references.every((p) => !has(q, p.id)) && hits.some((h) => sameClassic(h) && has(q, h.passage.id)))) return true;
+  const has = (q: QuoteMatcher, id: string) => hasWordForWord(q, id, retrieval);
+  if (classicalLines(quotes).some((q) => references.every((p) => !has(q, p.id)) && hits.some((h) => sameClassic(h) && has(q, h.passage.id)))) return true;
   // An English line, translated one way or another, is the passage whose rendering shares a third
   // of its words or more ("a journey of a thousand miles begins with a single step": chapter 64's
   // "a journey of a thousand li"), when the chapter pointed at shares next to none of them.
