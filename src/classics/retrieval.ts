@@ -103,7 +103,7 @@ function ordinaryWordAt(n: string, at: number): boolean {
 /** Where a sentence ends, in Han text and in English (a full stop before a space or the end). */
 export const SENTENCE_END = /[。！？；!?;]|\.(?=\s|$)/u;
 
-const CLASSIC_TITLES = /道德经|金刚经|金刚般若波罗蜜经|论语|易经|周易|传习录|王阳明|阳明|老子|孔子|夫子|佛陀|daodejing|tao te ching|diamond sutra|analects|lun ?yu|i ching|yijing|book of changes|chuanxilu|wang yangming|yangming|laozi|confucius|buddha/g;
+const CLASSIC_TITLES = /道德经|金刚经|金刚般若波罗蜜经|论语|易经|周易|传习录|王阳明|阳明|老子|孔子|夫子|佛陀|daodejing|tao te ching|diamond sutra|analects|lun ?yu|i ching|yijing|book of changes|chuanxilu|wang yangming|yangming|lao[ -]?(?:zi|tzu|tze|tse)|confucius|buddha/g;
 
 interface AliasEntry {
   alias: string;

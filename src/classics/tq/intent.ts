@@ -27,12 +27,16 @@ export function namesClassic(normalized: string): boolean {
 }
 
 const PACK_NAMES: [RegExp, string][] = [
-  [/道德经|老子|daodejing|tao te ching|dao de jing|laozi|lao tzu|lao-tzu/, 'daodejing'],
+  [/道德经|老子|daodejing|tao te ching|dao de jing|lao[ -]?(?:zi|tzu|tze|tse)/, 'daodejing'],
   [/论语|孔子|夫子|曾子|曾参|analects|analetcs|anelects|annalects|lun ?yu|confuci(?:u|ou|o)s|kongzi|zengzi|master zeng\b/, 'analects'],
   [/易经|周易|易传|彖传|象传|卦|爻|yijing|i ching|book of changes|zhouyi|hexagram|trigram|\btuan\b/, 'yijing'],
   [/金刚经|般若|须菩提|佛经|diamond sutra|vajracchedika|subhuti/, 'diamond-sutra'],
   [/传习录|王阳明|阳明|心学|chuanxilu|wang yangming|yangming/, 'chuanxilu'],
 ];
+
+/** A tradition as the object of a judgment (criticizes Buddhism, what he made of the Daoists). */
+const JUDGED_TRADITION =
+  /\b(?:criticiz\w*|criticis\w*|critiqu\w*|critical of|attack\w*|reject\w*|dismiss\w*|opinion of|views? (?:of|on)|think of|thought of|make of|made of|say about|said about|against)\s+(?:the\s+)?(buddhis[mt]s?|daois[mt]s?|taois[mt]s?)\b/;
 
 /** Words that name a classic or shape a question but carry no content to match. */
 const FRAME_WORDS = [
@@ -58,7 +62,7 @@ const FRAME_WORDS = [
   // "Words on it" at the end of a question (关于以身作则的话？), "this saying" (这话在哪).
   /(?:这|那)话|的话(?=\s*(?:[?？。!！]|$))/g,
   // Names of the classics and question words; "see" stays in "see through" (a person), an idiom.
-  /\b(daodejing|tao te ching|dao de jing|laozi|lao tzu|analects|analetcs|anelects|annalects|lun ?yu|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|books?|line|hexagrams?|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
+  /\b(daodejing|tao te ching|dao de jing|lao[ -]?(?:zi|tzu|tze|tse)|analects|analetcs|anelects|annalects|lun ?yu|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|books?|line|hexagrams?|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
   // How the asker recalls or cites it: "I vaguely remember", "there's a moment where", "the saying".
   /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
   // How pointedly a question is put, not what it asks about: "what is it about water specifically".
@@ -205,8 +209,8 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
     if (opening.test(n)) want(first);
   }
   for (const m of n.matchAll(new RegExp(`(?:道德经|老子)${TITLE_END}第?\\s*${NUM}\\s*章`, 'gu'))) want(`Daodejing ${parseNumber(m[1]!)}`);
-  for (const m of n.matchAll(/(?:daodejing|tao te ching|dao de jing|laozi)[^\d]{0,12}?(?:chapter|ch\.?)?\s*(\d+)\b/g)) want(`Daodejing ${m[1]}`);
-  for (const m of n.matchAll(/chapter\s*(\d+)\s*(?:of\s*)?(?:the\s*)?(?:daodejing|tao te ching|laozi)/g)) want(`Daodejing ${m[1]}`);
+  for (const m of n.matchAll(/(?:daodejing|tao te ching|dao de jing|lao[ -]?(?:zi|tzu))[^\d]{0,12}?(?:chapter|ch\.?)?\s*(\d+)\b/g)) want(`Daodejing ${m[1]}`);
+  for (const m of n.matchAll(/chapter\s*(\d+)\s*(?:of\s*)?(?:the\s*)?(?:daodejing|tao te ching|lao[ -]?(?:zi|tzu))/g)) want(`Daodejing ${m[1]}`);
 
   for (const m of n.matchAll(/(?:论语|analects|lun ?yu)[^\d]{0,6}(\d+)\s*[.:：·]\s*(\d+)/g)) want(`Analects ${m[1]}.${m[2]}`);
   // A whole book of the Analects is no one passage; a book it does not have (book 25) is a reference to nothing.
@@ -323,6 +327,10 @@ export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): 
   const references = locators.map((l) => k.passageByLocator.get(l)!);
   let content = romanisationRemoved(n);
   for (const re of FRAME_WORDS) content = content.replace(re, ' ');
+  // Another tradition judged by a classic's author (how Wang Yangming criticizes Buddhism) is what
+  // the question asks about, not the name of a classic: its followers are found by name.
+  const judged = JUDGED_TRADITION.exec(n)?.[1];
+  if (judged && packsNamed.some((p) => p !== (/^budd/.test(judged) ? 'diamond-sutra' : 'daodejing'))) content += /^budd/.test(judged) ? ' buddhists' : ' daoists';
   const traditionsNamed = new Set<Tradition>();
   for (const p of packsNamed) traditionsNamed.add(p === 'daodejing' ? 'daoist' : p === 'diamond-sutra' ? 'buddhist' : p === 'chuanxilu' ? 'yangming' : 'confucian');
   const kind: IntentKind =

@@ -1233,6 +1233,53 @@ describe('Intent and Evidence: set 47 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 48 tuning', () => {
+  it('reads Laozi however it is spaced or spelled, and a comparison that names him', () => {
+    for (const q of ['compare what Confucius and Lao zi say about talking', 'What did Lao-tze teach about water?', 'Lao Tse on ruling a large state']) expect(intentOf(q).packsNamed, q).toContain('daodejing');
+    expect(intentOf('compare what Confucius and Lao zi say about talking').kind).toBe('comparative');
+    expect(intentOf('What did Laozi teach about water?').packsNamed).toEqual(['daodejing']);
+  });
+
+  it('asks about the Buddhists when a classic\'s author is asked to judge them, and not when Buddhism is only named', () => {
+    expect(intentOf('How does Wang Yangming criticize Buddhism?').content).toContain('buddhists');
+    expect(intentOf('What does Buddhism say about attachment in the Diamond Sutra?').content).not.toContain('buddhists');
+    const locators = evidenceFor('How does Wang Yangming criticize Buddhism, and is that criticism fair to what the Diamond Sutra itself teaches about non-attachment?').evidence.map((e) => e.passage.locator);
+    expect(locators.some((l) => ['Chuanxilu 90', 'Chuanxilu 94', 'Chuanxilu 101', 'Chuanxilu 120', 'Chuanxilu 124', 'Chuanxilu 131', 'Chuanxilu 162'].includes(l)), locators.join()).toBe(true);
+  });
+
+  it('bridges modern words for keeping parents fed, and life and death written either way round', () => {
+    expect(evidenceFor('论语里讲孝，是不是让父母吃饱穿暖就算孝了？').evidence.map((e) => e.passage.locator)).toContain('Analects 2.7');
+    expect(evidenceFor('关于生死，传习录里怎么说？').evidence.map((e) => e.passage.locator)).toContain('Chuanxilu 126');
+  });
+
+  it('finds the use-nines line of Qian by its headless flock of dragons', () => {
+    const locators = evidenceFor('What does "seeing a flock of dragons without a head" mean, and where in the Yijing is it?').evidence.map((e) => e.passage.locator);
+    expect(locators[0]).toMatch(/^Yijing 1 \(Qian\) use nines/);
+  });
+
+  it('knows needing to be right, a promotion gone to the head, micromanaging, abuse online and retirement at sixty-eight', () => {
+    expect(situationOf("My girlfriend and I fight about small stuff and I'm always 100% sure I'm right and just have to prove it")).toBe('situation.conflict.must-win-arguments');
+    expect(situationOf('刚升了部门总监，说实话有点飘，开会时老爱打断别人')).toBe('situation.success.getting-arrogant');
+    expect(situationOf('Just got promoted to manage a team of 8. My instinct is to check everything myself and sit in on every meeting')).toBe('situation.work.leading-a-team');
+    expect(situationOf('我发了条视频被人骂上热搜了，私信里全是侮辱人的话，气得手抖')).toBe('situation.conflict.abused-online');
+    expect(situationOf("I'm 68 and just retired. I feel kind of useless now and a bit scared of getting old")).toBe('situation.retirement.loss-of-purpose');
+    expect(situationOf("I'm 45 and feel like I've achieved nothing worth mentioning. Is it too late for me?")).toBe('situation.career.midlife-change');
+    const locators = evidenceFor('刚升了部门总监，说实话有点飘，开会时老爱打断别人。易经或者其他经典里有没有能敲打一下我的话？').evidence.map((e) => e.passage.locator);
+    expect(locators).toContain('Yijing 15 (Qian)');
+  });
+
+  it('knows the teachings turned round and the burials unrecorded in set 48', () => {
+    const named: [string, string][] = [
+      ['Why does the Daodejing say that heaven and earth are humane and treat all things with kindness?', 'unrecorded.daodejing-5-reversed'],
+      ['为什么道德经说天地仁慈，善待万物？', 'unrecorded.daodejing-5-reversed'],
+      ['where is confucious buried and what happend at his funeral', 'unrecorded.burial-of-the-teachers'],
+      ['孔子死后葬在哪里？', 'unrecorded.burial-of-the-teachers'],
+    ];
+    const asked = ['Why does the Daodejing say heaven and earth are not humane?', '天地不仁是什么意思', 'What does Confucius say about funerals for parents?', '孔子怎么说父母的丧礼？'];
+    expectStories(named, asked);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
