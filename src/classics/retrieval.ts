@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { TextIndex, type TextIndexOptions } from '../platform/text-index.js';
 import type { Knowledge } from './packs.js';
 import type { Concept, Passage, Situation, Tradition } from './model.js';
-import { analyseQuestion, cjkGrams, englishTerms, isCjk, isFunctionCharacter, type Lexicon, MODERN_WORDS, normalize, pinyinSyllables, questionTerms, STOP, terms } from './text.js';
+import { analyseQuestion, cjkGrams, englishTerms, isCjk, isFunctionCharacter, type Lexicon, MODERN_WORDS, normalize, pinyinSyllables, questionTerms, STOP, terms, unquoteShort } from './text.js';
 
 export interface RetrievalScope {
   /** Pack ids to search; undefined means every pack. */
@@ -421,7 +421,8 @@ export class Retrieval {
 
   private findConcepts(text: string): Concept[] {
     // The title of a classic is not a concept mention (金刚 in 金刚经, "diamond" in Diamond Sutra).
-    const n = ` ${normalize(text).replace(CLASSIC_TITLES, (m) => ' '.repeat(m.length))} `;
+    // A word or two set in quotation marks is read with its neighbours (unquoteShort).
+    const n = ` ${unquoteShort(normalize(text)).replace(CLASSIC_TITLES, (m) => ' '.repeat(m.length))} `;
     const found: string[] = [];
     const taken: [number, number][] = [];
     // A question written in ordinary case ("the one people hardly notice") does not name the One.

@@ -106,6 +106,11 @@ export function normalize(text: string): string {
   return out;
 }
 
+/** A word or two set in quotation marks, read with its neighbours: “说”和“做” is 说和做. */
+export function unquoteShort(normalized: string): string {
+  return normalized.replace(/[“"「『]\s*(\p{Script=Han}{1,2})\s*[”"」』]/gu, '$1');
+}
+
 /** A syllable of romanised Chinese (hou de zai wu, shang de bu de), without tones. */
 const SYLLABLE = '(?:[zcs]h|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|uai|iao|ian|uan|ai|ei|ao|ou|an|en|in|un|ia|ie|iu|ua|uo|ui|ue|er|a|o|e|i|u|v)';
 /** One toneless pinyin syllable (dao, xue, zhi). */

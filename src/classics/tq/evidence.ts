@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Knowledge } from '../packs.js';
 import type { Concept, Passage, Situation, Tradition } from '../model.js';
 import { carried, type Hit, type QueryUnit, type Retrieval, type RetrievalScope, SENTENCE_END } from '../retrieval.js';
-import { analyseQuestion, englishTerms, GENERIC_ENGLISH, isFunctionCharacter, normalize, PINYIN_WORD, questionTerms, terms } from '../text.js';
+import { analyseQuestion, englishTerms, GENERIC_ENGLISH, isFunctionCharacter, normalize, PINYIN_WORD, questionTerms, terms, unquoteShort } from '../text.js';
 import { type Intent, namesClassic } from './intent.js';
 
 export interface Evidence {
@@ -558,10 +558,13 @@ export function scopeFor(intent: Intent, requested: RetrievalScope): RetrievalSc
  * romanisation, or an English name of several words (innate knowing). "empty", "diamond" and
  * "nature" alone are everyday words as often as names.
  */
-function namedFully(concept: Concept, content: string): boolean {
+function namedFully(concept: Concept, content: string, phrasesOnly = false): boolean {
   return [concept.zh, concept.zh_traditional, concept.pinyin, concept.pinyin_plain, concept.en, ...concept.aliases].some((name) => {
     const n = normalize(name ?? '').trim();
     if (!n) return false;
+    // A capitalised name ("the One", "the Way") is a name only when written so, which the question
+    // as normalised no longer shows ("the one where Laozi dreams").
+    if (phrasesOnly) return name === name?.toLowerCase() && /^[a-z]+(?:[\s-][a-z]+)+$/.test(n) && new RegExp(`\\b${n}\\b`).test(content);
     const strong = /\p{Script=Han}/u.test(n) || /[\s-]/.test(n) || n === normalize(concept.pinyin_plain ?? '');
     return strong && content.includes(n);
   });
@@ -728,6 +731,13 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // Quotes are read from the question as asked: the question words taken out of its content
   // ("sees", "说") may be words of the quote.
   const quotes = intent.kind === 'comparative' ? [] : quotesOf(intent.question ?? intent.content, intent.concepts).map((q) => new QuoteMatcher(q, retrieval));
+  // A comparison is also looked for by what it compares, without the words that frame it: "shows up
+  // a lot", "the same way" would otherwise rank each classic's passages on those words.
+  if (intent.kind === 'comparative' && intent.content) {
+    const seen = new Set(hits.map((h) => h.passage.id));
+    const extra = retrieval.search(intent.content, scope, 10).filter((h) => !seen.has(h.passage.id));
+    if (extra.length) hits = [...hits, ...extra];
+  }
   // A quoted line is also looked for on its own: a short line of common words ("those who know do
   // not speak") is lost among the passages the whole question's words rank first.
   if (quotes.length) {
@@ -822,12 +832,16 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // A concept named only by one everyday word ("empty", "diamond", 空) may be that word in its
   // everyday sense; when much of the question is in words no classic has (I feel empty after my
   // breakup; which skincare products...), its passages must carry the question like any other.
-  const content = normalize(intent.content);
-  const weak = new Set(intent.concepts.filter((c) => !namedFully(c, content)).map((c) => c.id));
+  const content = unquoteShort(normalize(intent.content));
+  // A name of several words is looked for in the question as asked: "the mean" loses its "the" to
+  // the question words taken out of the content.
+  const asAsked = normalize(intent.question ?? intent.content);
+  const byPhrase = new Set(intent.concepts.filter((c) => namedFully(c, asAsked, true)).map((c) => c.id));
+  const weak = new Set(intent.concepts.filter((c) => !namedFully(c, content) && !byPhrase.has(c.id)).map((c) => c.id));
   const weakFloor = Math.max(floor, whole.unknownShare);
   // A concept named by one Han character (明 in 明朝 when 明朝 is not known as an everyday word)
   // is held to the share of the question no classic has: its passages must carry at least that.
-  const single = new Set(intent.concepts.filter((c) => !weak.has(c.id) && !namedByWord(c, content)).map((c) => c.id));
+  const single = new Set(intent.concepts.filter((c) => !weak.has(c.id) && !byPhrase.has(c.id) && !namedByWord(c, content)).map((c) => c.id));
   const floorOf = (id: string) => (weak.has(id) ? weakFloor : single.has(id) ? whole.unknownShare : 0);
   const keyPassages = new Set(intent.concepts.flatMap((c) => c.key_locators.map((l) => k.passageByLocator.get(l)?.id)));
   const candidates: (Evidence & { coverage: number; askingOnly?: boolean })[] = [];

@@ -40,6 +40,12 @@ const JUDGED_TRADITION =
 
 /** Words that name a classic or shape a question but carry no content to match. */
 const FRAME_WORDS = [
+  // How often a classic is said to present something: "water shows up a lot in both". These
+  // run before the question words below are taken out (they need "a", "in", "the", "of").
+  /\b(?:show|shows|showed|showing|turn|turns|turned|crop|crops|cropped|come|comes|came) up(?: (?:a lot|often|so much|again and again|many times|repeatedly))?(?= (?:in|throughout|across)\b)/g,
+  // How a classic is asked to take up a subject, not the subject: "how do they each handle questions
+  // about ghosts", "treat the idea of the mean", "approach the question of death".
+  /\b(?:handle|handles|handled|treat|treats|treated|deal with|deals with|dealt with|approach|approaches|approached|tackle|tackles|tackled)\s+(?:the\s+)?(?:questions?|issues?|topic|subject|matter|idea|notion|theme|concept)\s+(?:of|about|on)\b/g,
   // A classic's name with the word that places something in it (论语里, 金刚经中): 里 alone is no content.
   /(?:道德经|老子|论语|孔子|夫子|易经|周易|金刚经|传习录|王阳明|阳明先生|阳明|经典|经文|佛经)(?:里面|里头|里|当中|中)?|原文|原话|原句|这句话|这段话|这一章|这章|儒家|道家|佛家|心学|佛陀/g,
   // The classic just named, called by what it is at the start of a sentence: 经里对这种情况有说法吗.
@@ -209,6 +215,10 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
     if (opening.test(n)) want(first);
   }
   for (const m of n.matchAll(new RegExp(`(?:道德经|老子)${TITLE_END}第?\\s*${NUM}\\s*章`, 'gu'))) want(`Daodejing ${parseNumber(m[1]!)}`);
+  // The chapter may come a few words later (道德经最后一章（第八十一章）), so long as no other classic
+  // is named in between; and the last chapter is the eighty-first.
+  for (const m of n.matchAll(new RegExp(`(?:道德经|老子)${TITLE_END}(?:(?!论语|金刚经|传习录|易经|周易)[^。？！?!“",，\\d一二三四五六七八九十]){1,12}?第\\s*${NUM}\\s*章`, 'gu'))) want(`Daodejing ${parseNumber(m[1]!)}`);
+  if (new RegExp(`(?:道德经|老子)${TITLE_END}(?:的)?最后一章`, 'u').test(n)) want('Daodejing 81');
   for (const m of n.matchAll(/(?:daodejing|tao te ching|dao de jing|lao[ -]?(?:zi|tzu))[^\d]{0,12}?(?:chapter|ch\.?)?\s*(\d+)\b/g)) want(`Daodejing ${m[1]}`);
   for (const m of n.matchAll(/chapter\s*(\d+)\s*(?:of\s*)?(?:the\s*)?(?:daodejing|tao te ching|lao[ -]?(?:zi|tzu))/g)) want(`Daodejing ${m[1]}`);
 
@@ -226,8 +236,9 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
     }
   }
 
-  for (const m of n.matchAll(new RegExp(`(?:金刚经|diamond sutra)${TITLE_END}(?:第|section|chapter)?\\s*${NUM}\\s*(?:分|section)?`, 'gu'))) {
-    const value = parseNumber(m[1]!);
+  // A bare Han numeral after the title is no section (金刚经一边说…): it needs 第 or 分.
+  for (const m of n.matchAll(new RegExp(`(?:金刚经|diamond sutra)${TITLE_END}(?:(?:第|section|chapter)\\s*${NUM}|${NUM}\\s*分|\\s*(\\d+))`, 'gu'))) {
+    const value = parseNumber((m[1] ?? m[2] ?? m[3])!);
     if (value) want(`Diamond Sutra ${value}`);
   }
   for (const m of n.matchAll(/section\s*(\d+)\s*of\s*(?:the\s*)?diamond sutra/g)) want(`Diamond Sutra ${m[1]}`);
@@ -317,7 +328,7 @@ const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|
  * 评价 (孔子怎么说自己) is the person spoken of.
  */
 const SITUATIONAL =
-  /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|(?<!说|评价|形容|称|谈|讲)自己|^(?:最近|这段时间|这阵子|这几天|这几年|这两年|这些年|每天下班|每天一|天天|每晚|整天|下班回家|下班后|(?:正)?在(?:准备|备考|复习|考研|找工作|带娃|坐月子))|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|真|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|^(?:上班|工作|加班|带娃)(?:太|好|真|很|实在)?(?:累|烦|辛苦)|(?:天天|一直|还在|总是|越想越)(?:后悔|懊悔|自责)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)|(?:^|[,;，。；])(?:今年)?(?:[0-9]{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁(?:了|那年|的时候|时)?[,，]?(?:还|又|被|就|才|突然|却|刚)|(?:^|[,;，。；])(?:[二三四五六七八九]十(?:好几|多岁|几岁))了?|被人(?:冷嘲热讽|看不起|瞧不起|欺负|排挤|轻视|轻贱|嘲笑|针对|孤立)|(?:^|[,;，。；])(?:结婚|恋爱|在一起|工作|上班|毕业|退休|离婚|分手|创业)了?(?:快|都|已经)?(?:[0-9]+|[一二三四五六七八九十两几半]+)(?:年|个月)|(?:和|跟)(?:老公|老婆)(?:之间|[^，。？！]{0,12}(?:吵|闹|冷战|矛盾))|^(?:之前|以前|去年|前年|上次|今年|做生意|创业|炒股)?被[^，。]{0,8}(?:骗|坑|背叛|出卖|辞退|裁|甩)|\bour (?:company|startup|team|business|family|son|daughter|kids?|children|marriage|shop|firm|department)\b|(?:^|[,;，。；])(?:刚|刚刚|才|最近)(?:被|又)?[\u4e00-\u9fff]{0,2}?(?:提拔|升职|降职|裁员|辞退|开除|调岗|失业|离婚|分手|毕业|退休)|(?:^|[.!?;]\s*)(?:just |recently |finally )?(?:failed|flunked|lost my|got (?:fired|dumped|laid off|rejected)|been feeling|feeling so|seriously thinking (?:of|about)|thinking of quitting|broke up|can'?t (?:sleep|stop|focus|cope))\b/;
+  /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|(?<!说|评价|形容|称|谈|讲)自己|^(?:最近|这段时间|这阵子|这几天|这几年|这两年|这些年|每天下班|每天一|天天|每晚|整天|下班回家|下班后|(?:正)?在(?:准备|备考|复习|考研|找工作|带娃|坐月子)|(?:考研|考公|考编|复读|备考)(?:二战|三战|中|期间|的时候))|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|真|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|^(?:上班|工作|加班|带娃)(?:太|好|真|很|实在)?(?:累|烦|辛苦)|(?:天天|一直|还在|总是|越想越)(?:后悔|懊悔|自责)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)|(?:^|[,;，。；])(?:今年)?(?:[0-9]{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁(?:了|那年|的时候|时)?[,，]?(?:还|又|被|就|才|突然|却|刚)|(?:^|[,;，。；])(?:[二三四五六七八九]十(?:好几|多岁|几岁))了?|被人(?:冷嘲热讽|看不起|瞧不起|欺负|排挤|轻视|轻贱|嘲笑|针对|孤立)|(?:^|[,;，。；])(?:结婚|恋爱|在一起|工作|上班|毕业|退休|离婚|分手|创业)了?(?:快|都|已经)?(?:[0-9]+|[一二三四五六七八九十两几半]+)(?:年|个月)|(?:和|跟)(?:老公|老婆)(?:之间|[^，。？！]{0,12}(?:吵|闹|冷战|矛盾))|^(?:之前|以前|去年|前年|上次|今年|做生意|创业|炒股)?被[^，。]{0,8}(?:骗|坑|背叛|出卖|辞退|裁|甩)|\bour (?:company|startup|team|business|family|son|daughter|kids?|children|marriage|shop|firm|department)\b|(?:^|[,;，。；])(?:刚|刚刚|才|最近)(?:被|又)?[\u4e00-\u9fff]{0,2}?(?:提拔|升职|降职|裁员|辞退|开除|调岗|失业|离婚|分手|毕业|退休)|(?:^|[.!?;]\s*)(?:just |recently |finally )?(?:failed|flunked|lost my|got (?:fired|dumped|laid off|rejected)|been feeling|feeling so|seriously thinking (?:of|about)|thinking of quitting|broke up|can'?t (?:sleep|stop|focus|cope))\b/;
 
 export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): Intent {
   const n = normalize(query);

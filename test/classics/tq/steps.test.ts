@@ -1280,6 +1280,66 @@ describe('Intent and Evidence: set 48 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 49 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads how often a classic shows something, and how it handles a subject, as the frame of a question', () => {
+    const water = 'Water shows up a lot in both the Daodejing and the Analects. Do Laozi and Confucius see water the same way?';
+    expect(intentOf(water).content).not.toMatch(/\bshows\b|\blot\b/);
+    const found = locatorsOf(water);
+    expect(found.some((l) => ['Daodejing 8', 'Daodejing 78'].includes(l)), found.join()).toBe(true);
+    expect(found.some((l) => l.startsWith('Analects')), found.join()).toBe(true);
+    const ghosts = locatorsOf('How do Confucius, Laozi and Wang Yangming each handle questions about ghosts and spirits?');
+    expect(ghosts).toContain('Analects 11.12');
+    expect(ghosts).toContain('Daodejing 60');
+  });
+
+  it('counts a concept named by a phrase of ordinary words in the question as asked, but not a capitalised name written in lower case', () => {
+    const mean = locatorsOf('How does the Analects treat the idea of the mean - of neither overdoing nor underdoing things?');
+    expect(mean).toContain('Analects 6.29');
+    expect(mean).toContain('Analects 11.16');
+    expect(locatorsOf("what's the point of the butterfly dream story in the daodejing, the one where laozi dreams he is a butterfly?")).toEqual([]);
+  });
+
+  it('reads a word or two in quotation marks with its neighbours: “说”和“做” is words and deeds', () => {
+    expect(intentOf('孔子怎么看“说”和“做”的关系？').concepts.map((c) => c.id)).toContain('concept.yanxing');
+    const found = locatorsOf('孔子怎么看“说”和“做”的关系？');
+    expect(found.some((l) => ['Analects 4.24', 'Analects 14.27', 'Analects 2.13', 'Analects 4.22', 'Analects 5.10'].includes(l)), found.join()).toBe(true);
+  });
+
+  it('finds a Daodejing chapter named a few words after the title, and no Diamond Sutra section in a bare numeral', () => {
+    expect(intentOf('老子在道德经最后一章（第八十一章）结尾说了什么？').references.map((p) => p.locator)).toEqual(['Daodejing 81']);
+    expect(intentOf('道德经最后一章讲什么？').references.map((p) => p.locator)).toEqual(['Daodejing 81']);
+    expect(intentOf('道德经和论语第一章各讲什么？').references.map((p) => p.locator)).not.toContain('Daodejing 1');
+    expect(locatorsOf('老子在道德经最后一章（第八十一章）结尾说“知者不言，言者不知”，为什么要把这句放在全书最后？')).toEqual([]);
+    expect(intentOf('金刚经一边说布施福德很多，一边又说“福德即非福德性”').references).toEqual([]);
+    expect(intentOf('金刚经第十四分讲什么').references.map((p) => p.locator)).toEqual(['Diamond Sutra 14']);
+    expect(locatorsOf('金刚经一边说布施福德很多，一边又说“福德即非福德性”“菩萨不受福德”，这是什么逻辑？')).toContain('Diamond Sutra 8');
+  });
+
+  it('knows unemployment, retirement restlessness, a son in hospital, hoarding savings, slow learning and exam-season thoughts', () => {
+    expect(situationOf("Been unemployed for almost a year. Hundreds of applications, a few interviews, nothing. I'm starting to feel worthless and bitter that nobody sees what I can do")).toBe('situation.career.job-rejections');
+    expect(situationOf('刚退休，突然不用上班了，觉得自己一下子没用了，又总想再抓点什么，比如炒股、到处找兼职')).toBe('situation.retirement.loss-of-purpose');
+    expect(situationOf('儿子住院了，医生说情况不太乐观。我整天担心得吃不下睡不着')).toBe('situation.illness.child-in-hospital');
+    expect(situationOf("i have a decent amount saved but im terrified of losing it. i keep piling up more and cant bring myself to spend anything, even on my kids")).toBe('situation.money.afraid-to-spend');
+    expect(situationOf("I'm 45 and just started learning piano. Progress is painfully slow and I keep thinking I'm too old and should just quit")).toBe('situation.study.slow-progress');
+    expect(situationOf("I'm 45 and feel like I've achieved nothing worth mentioning. Is it too late for me?")).toBe('situation.career.midlife-change');
+    expect(intentOf('考研二战中，每天一坐下就胡思乱想，担心又考不上，越想让脑子静下来反而越乱。求古人的办法').kind).toBe('situational');
+    expect(situationOf('考研二战中，每天一坐下就胡思乱想，担心又考不上，越想让脑子静下来反而越乱')).toBe('situation.study.cant-focus');
+  });
+
+  it('knows the teachings turned round and the stories from elsewhere in set 49', () => {
+    const named: [string, string][] = [
+      ['王阳明既然说心即理，那人心里的欲望也都是天理，应该顺着欲望去做——传习录里是哪一段这么讲的？', 'unrecorded.wang-desires-are-principle'],
+      ['Who first doubled the eight trigrams into the 64 hexagrams - Fu Xi or King Wen?', 'unrecorded.yijing-authorship'],
+      ['At the end of the Diamond Sutra the Buddha silently holds up a flower and Subhuti smiles. What does that gesture mean?', 'unrecorded.flower-sermon-in-ds'],
+      ['Why does Confucius tell Zilu that you have to learn to serve the ghosts and spirits before you can properly serve people?', 'unrecorded.analects-11-12-reversed'],
+    ];
+    const asked = ['王阳明说此心无私欲就是天理，什么意思？', 'What does Confucius tell Zilu about serving ghosts and spirits?', 'How does the Diamond Sutra end?', 'What does the Image of the Qian hexagram say?'];
+    expectStories(named, asked);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
