@@ -27,7 +27,7 @@ export function namesClassic(normalized: string): boolean {
 }
 
 const PACK_NAMES: [RegExp, string][] = [
-  [/道德经|老子|daodejing|tao te ching|dao de jing|lao[ -]?(?:zi|tzu|tze|tse)/, 'daodejing'],
+  [/道德经|老子|道家|daodejing|tao te ching|dao de jing|lao[ -]?(?:zi|tzu|tze|tse)/, 'daodejing'],
   [/论语|孔子|夫子|曾子|曾参|analects|analetcs|anelects|annalects|lun ?yu|confuci(?:u|ou|o)s|kongzi|zengzi|master zeng\b/, 'analects'],
   [/易经|周易|易传|彖传|象传|卦|爻|yijing|i ching|book of changes|zhouyi|hexagram|trigram|\btuan\b/, 'yijing'],
   [/金刚经|般若|须菩提|佛经|diamond sutra|vajracchedika|subhuti/, 'diamond-sutra'],
@@ -328,7 +328,7 @@ const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|
  * 评价 (孔子怎么说自己) is the person spoken of.
  */
 const SITUATIONAL =
-  /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|(?<!说|评价|形容|称|谈|讲)自己|^(?:最近|这段时间|这阵子|这几天|这几年|这两年|这些年|每天下班|每天一|天天|每晚|整天|下班回家|下班后|(?:正)?在(?:准备|备考|复习|考研|找工作|带娃|坐月子)|(?:考研|考公|考编|复读|备考)(?:二战|三战|中|期间|的时候))|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|真|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|^(?:上班|工作|加班|带娃)(?:太|好|真|很|实在)?(?:累|烦|辛苦)|(?:天天|一直|还在|总是|越想越)(?:后悔|懊悔|自责)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)|(?:^|[,;，。；])(?:今年)?(?:[0-9]{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁(?:了|那年|的时候|时)?[,，]?(?:还|又|被|就|才|突然|却|刚)|(?:^|[,;，。；])(?:[二三四五六七八九]十(?:好几|多岁|几岁))了?|被人(?:冷嘲热讽|看不起|瞧不起|欺负|排挤|轻视|轻贱|嘲笑|针对|孤立)|(?:^|[,;，。；])(?:结婚|恋爱|在一起|工作|上班|毕业|退休|离婚|分手|创业)了?(?:快|都|已经)?(?:[0-9]+|[一二三四五六七八九十两几半]+)(?:年|个月)|(?:和|跟)(?:老公|老婆)(?:之间|[^，。？！]{0,12}(?:吵|闹|冷战|矛盾))|^(?:之前|以前|去年|前年|上次|今年|做生意|创业|炒股)?被[^，。]{0,8}(?:骗|坑|背叛|出卖|辞退|裁|甩)|\bour (?:company|startup|team|business|family|son|daughter|kids?|children|marriage|shop|firm|department)\b|(?:^|[,;，。；])(?:刚|刚刚|才|最近)(?:被|又)?[\u4e00-\u9fff]{0,2}?(?:提拔|升职|降职|裁员|辞退|开除|调岗|失业|离婚|分手|毕业|退休)|(?:^|[.!?;]\s*)(?:just |recently |finally )?(?:failed|flunked|lost my|got (?:fired|dumped|laid off|rejected)|been feeling|feeling so|seriously thinking (?:of|about)|thinking of quitting|broke up|can'?t (?:sleep|stop|focus|cope))\b/;
+  /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|(?<!说|评价|形容|称|谈|讲|阳明|孔子|老子|夫子|佛陀|先生)自己|^(?:最近|这段时间|这阵子|这几天|这几年|这两年|这些年|每天下班|每天一|天天|每晚|整天|下班回家|下班后|(?:正)?在(?:准备|备考|复习|考研|找工作|带娃|坐月子)|(?:考研|考公|考编|复读|备考)(?:二战|三战|中|期间|的时候))|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|真|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|^(?:上班|工作|加班|带娃)(?:太|好|真|很|实在)?(?:累|烦|辛苦)|(?:天天|一直|还在|总是|越想越)(?:后悔|懊悔|自责)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)|(?:^|[,;，。；])(?:今年)?(?:[0-9]{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁(?:了|那年|的时候|时)?[,，]?(?:还|又|被|就|才|突然|却|刚)|(?:^|[,;，。；])(?:[二三四五六七八九]十(?:好几|多岁|几岁))了?|被人(?:冷嘲热讽|看不起|瞧不起|欺负|排挤|轻视|轻贱|嘲笑|针对|孤立)|(?:^|[,;，。；])(?:结婚|恋爱|在一起|工作|上班|毕业|退休|离婚|分手|创业)了?(?:快|都|已经)?(?:[0-9]+|[一二三四五六七八九十两几半]+)(?:年|个月)|(?:和|跟)(?:老公|老婆)(?:之间|[^，。？！]{0,12}(?:吵|闹|冷战|矛盾))|^(?:之前|以前|去年|前年|上次|今年|做生意|创业|炒股)?被[^，。]{0,8}(?:骗|坑|背叛|出卖|辞退|裁|甩)|\bour (?:company|startup|team|business|family|son|daughter|kids?|children|marriage|shop|firm|department)\b|(?:^|[,;，。；])(?:刚|刚刚|才|最近)(?:被|又)?[\u4e00-\u9fff]{0,2}?(?:提拔|升职|降职|裁员|辞退|开除|调岗|失业|离婚|分手|毕业|退休)|(?:^|[.!?;]\s*)(?:just |recently |finally )?(?:failed|flunked|lost my|got (?:fired|dumped|laid off|rejected)|been feeling|feeling so|seriously thinking (?:of|about)|thinking of quitting|broke up|can'?t (?:sleep|stop|focus|cope))\b/;
 
 export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): Intent {
   const n = normalize(query);

@@ -1340,6 +1340,44 @@ describe('Intent and Evidence: set 49 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 50 tuning', () => {
+  it('reads 道家 as the Daodejing, and an author\'s own 自己 as no story of the asker', () => {
+    const wuwei = evidenceFor('道家讲无为，可论语里孔子也夸舜“无为而治”。这两个“无为”是一回事吗？');
+    expect(wuwei.intent.packsNamed).toEqual(['daodejing', 'analects']);
+    expect(wuwei.evidence.map((e) => e.passage.locator)).toContain('Daodejing 37');
+    expect(intentOf('王阳明自己说年轻时也沉迷过佛老，后来怎么看？').kind).not.toBe('situational');
+    expect(intentOf('我自己年轻时也沉迷过打游戏，现在很后悔。').kind).toBe('situational');
+  });
+
+  it('knows peers ahead, a bakery growing slowly, a father with cancer, fear of death at work, showing off money, a teenager, and cooked books', () => {
+    expect(situationOf('今年35了，同龄人要么升职要么创业成功，我还是个普通职员，越想越觉得自己很失败')).toBe('situation.comparison.behind-peers');
+    expect(situationOf("I'm starting a small bakery. Everyone says scale fast or die, but I want to grow slowly and do it right")).toBe('situation.success.pressure-to-expand');
+    expect(situationOf('我爸上个月查出肺癌晚期，我每天焦虑到失眠，上班也集中不了精神')).toBe('situation.illness.parent-seriously-ill');
+    expect(situationOf('我是ICU的护士，天天看到病人去世，最近自己特别怕死，晚上一闭眼就胡思乱想')).toBe('situation.ageing.fear-of-death');
+    expect(situationOf('好朋友突然去世了，我很难接受')).not.toBe('situation.ageing.fear-of-death');
+    expect(situationOf("Just got a big year-end bonus and I'm seriously tempted to buy a flashy car and show it off a bit")).toBe('situation.money.showing-off');
+    expect(situationOf('儿子十五岁，青春期，我讲什么道理他都不听，一说就顶嘴')).toBe('situation.parenting.teen-withdraws');
+    expect(situationOf('老板暗示我把一笔账做得“好看一点”，说白了就是做假账。我不做的话可能饭碗不保')).toBe('situation.ethics.tempting-money');
+  });
+
+  it('knows the teachings turned round and the scenes misremembered in set 50', () => {
+    const named: [string, string][] = [
+      ["One of the Daodejing's three treasures is 'daring to be first under heaven'. Doesn't that contradict yielding?", 'unrecorded.ddj-67-dare-to-be-first'],
+      ["What was the name of Wang Yangming's wife?", 'unrecorded.teachers-wives'],
+      ['王阳明在传习录里强调“知先行后”，要先把道理全部弄明白了再去做？', 'unrecorded.wang-know-before-acting'],
+      ['孔子说“己所不欲，勿施于人”是在子路问仁的时候说的吧？', 'unrecorded.shu-asked-by-wrong-disciple'],
+      ['Wang Yangming told an official that his paperwork and court cases got in the way of real learning. Why?', 'unrecorded.wang-office-against-learning'],
+    ];
+    const asked = [
+      "What are the Daodejing's three treasures, and why is not daring to be first among them?",
+      '孔子说“己所不欲，勿施于人”是回答谁的？',
+      'What did Wang Yangming tell the official who said paperwork left him no time for learning?',
+      "Who was Confucius's favourite disciple?",
+    ];
+    expectStories(named, asked);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
