@@ -25,6 +25,9 @@ export interface Hit {
  * synonym group (了解 ~ 知 ~ understand) that a passage carries when it has every term of any one
  * of the group's words.
  */
+/** A unit carried by this many passages or fewer is rare enough to name them (see search). */
+const RARE_UNIT = 3;
+
 export interface QueryUnit {
   /** The term the question has, or syn:<first word of the group>. */
   label: string;
@@ -786,6 +789,28 @@ export class Retrieval {
     const results = packIds
       ? packIds.flatMap((id) => this.best(engine, (p) => p.packId === id && inTraditions(p), wanted))
       : this.best(engine, inTraditions, wanted);
+    // An English word that few passages have (pond, raft, bamboo) names the passage a question is
+    // about, however many passages share its commoner words (learning and its synonyms): those
+    // passages are always ranked, and first. (A rare Han bigram is as often a seam between two
+    // words as a word.)
+    const listed = new Set(results.map((r) => r.ordinal));
+    const rare = new Set<number>();
+    for (const unit of units) {
+      if (unit.covers.some((t) => isCjk(t))) continue;
+      const owners: number[] = [];
+      this.eachCarrier(unit, (at) => {
+        if (owners.length <= RARE_UNIT) owners.push(at);
+      });
+      if (owners.length > RARE_UNIT) continue;
+      for (const at of owners) {
+        const passage = this.k.passages[at]!;
+        rare.add(at);
+        if (listed.has(at) || (packIds && !packIds.includes(passage.packId)) || !inTraditions(passage)) continue;
+        listed.add(at);
+        const i = engine.ordinals.indexOf(at);
+        results.push({ passage, score: i >= 0 ? engine.scores[i]! : 0, ordinal: at });
+      }
+    }
     // The best engine score among them.
     const top = results.reduce((best, c) => Math.max(best, c.score), results[0]?.score ?? 1);
     const { normalizedText } = this.stats();
@@ -799,7 +824,7 @@ export class Retrieval {
       const text = normalizedText.get(passage.id)!;
       // The question's own phrase outranks the name of a concept it mentions.
       const exact = phrase && text.includes(phrase) ? 1.5 : names.some((name) => text.includes(name)) ? 1 : 0;
-      return { hit: { passage, score, coverage, conceptIds: linked }, rank: exact + coverage * 2 + score / top, place: idOrder[ordinal]! };
+      return { hit: { passage, score, coverage, conceptIds: linked }, rank: exact + (rare.has(ordinal) ? 1 : 0) + coverage * 2 + score / top, place: idOrder[ordinal]! };
     });
     // Ties by passage id (its place in id order: a localeCompare per comparison costs more than the rest of the ranking).
     ranked.sort((a, b) => b.rank - a.rank || a.place - b.place);

@@ -328,7 +328,7 @@ const OUTSIDE_WORKS = /系辞|繫辭|大传|文言传?|说卦|序卦|杂卦|十�
  * Things of the modern world that no classic can speak of: computing and its machines, networks
  * and their media, digital money. Bare "AI" is left out: it is also Xu Ai and Duke Ai.
  */
-const MODERN_THINGS = /人工智能|机器人|区块链|比特币|加密货币|数字货币|元宇宙|互联网|智能手机|社交媒体|短视频|电子游戏|\bartificial intelligence\b|\b(?:generative )?ai (?:systems?|models?|chatbots?|tools?|art|assistants?)\b|\bchatgpt\b|\brobots?\b|\bcomputers?\b|\binternet\b|\bsmartphones?\b|\bsocial media\b|\bbitcoin\b|\bcrypto(?:currenc(?:y|ies))?\b|\bblockchain\b|\bvideo games?\b|\btiktok\b|\binstagram\b/iu;
+const MODERN_THINGS = /人工智能|机器人|区块链|比特币|加密货币|数字货币|元宇宙|互联网|智能手机|社交媒体|短视频|电子游戏|\bartificial intelligence\b|\b(?:generative )?ai (?:systems?|models?|chatbots?|tools?|art|assistants?)\b|\bchatgpt\b|\brobots?\b|\bcomputers?\b|\binternet\b|\bsmartphones?\b|\bsocial media\b|\bbitcoin\b|\bcrypto(?:currenc(?:y|ies))?\b|\bblockchain\b|\bvideo games?\b|\btiktok\b|\binstagram\b|\bpassports?\b|\bvisas?\b|\bdriver'?s licen[cs]e\b|\btax returns?\b|\bwi-?fi\b|\blaptops?\b|护照|签证|驾照|报税/iu;
 
 /** Whether a question names a thing of the modern world that the classics cannot speak of. */
 export const namesModernThing = (question: string): boolean => MODERN_THINGS.test(normalize(question));
@@ -544,6 +544,10 @@ export const RELEVANCE_FLOOR_NAMED = 0.3;
 export const SITUATION_FLOOR = 0.28;
 /** A situation matched this closely speaks for the story even when the question names a classic. */
 export const SITUATION_CLOSE = 0.5;
+/** A situation matched this closely is the story told in one of its own phrasings. */
+const SITUATION_TOLD = 0.8;
+/** Places kept for such a situation's passages. */
+const RESERVED_TOLD = 3;
 /** The most relevance a passage reached through a situation takes (see selectEvidence). */
 const SITUATION_RELEVANCE_CAP = 0.5;
 
@@ -898,14 +902,18 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     intent.kind === 'situational' ? retrieval.matchSituations(intent.content, 2, contentTerms(intent.content)).filter((m) => m.coverage >= SITUATION_FLOOR && m.matched >= 2) : [];
   // A life story that matches a situation closely keeps a place for one of its passages in scope:
   // the passages that share the story's everyday words (worry, sleep, work) must not fill every place.
-  const hasOwnPassage = (situation: Situation) =>
-    Object.values(situation.perspectives).some((view) =>
-      (view?.passage_ids ?? []).some((id) => {
+  const ownPassages = (situation: Situation) =>
+    Object.values(situation.perspectives)
+      .flatMap((view) => view?.passage_ids ?? [])
+      .filter((id) => {
         const p = k.passageById.get(id);
         return p !== undefined && inScope(p) && !chosen.has(id);
-      }),
-    );
-  const reserved = situations.some(({ situation, coverage }) => coverage >= SITUATION_CLOSE && hasOwnPassage(situation)) ? 1 : 0;
+      }).length;
+  // One that matches almost word for word (a phrasing of it) keeps places for more of them.
+  const reserved = Math.max(
+    0,
+    ...situations.map(({ situation, coverage }) => (coverage >= SITUATION_TOLD ? Math.min(RESERVED_TOLD, ownPassages(situation)) : coverage >= SITUATION_CLOSE ? Math.min(1, ownPassages(situation)) : 0)),
+  );
   const room = Math.max(0, max - chosen.size - reserved);
   const fullest = candidates.reduce<(typeof candidates)[number] | undefined>((a, c) => (!a || c.coverage > a.coverage ? c : a), undefined);
   const taken = candidates.slice(0, room);

@@ -34,9 +34,12 @@ const PACK_NAMES: [RegExp, string][] = [
   [/传习录|王阳明|阳明|心学|chuanxilu|wang yangming|yangming/, 'chuanxilu'],
 ];
 
-/** A tradition as the object of a judgment (criticizes Buddhism, what he made of the Daoists). */
+/**
+ * A tradition as the object of a judgment or a comparison (criticizes Buddhism, what he made of
+ * the Daoists, sets his teaching apart from Buddhism, borrows from it).
+ */
 const JUDGED_TRADITION =
-  /\b(?:criticiz\w*|criticis\w*|critiqu\w*|critical of|attack\w*|reject\w*|dismiss\w*|opinion of|views? (?:of|on)|think of|thought of|make of|made of|say about|said about|against)\s+(?:the\s+)?(buddhis[mt]s?|daois[mt]s?|taois[mt]s?)\b/;
+  /\b(?:criticiz\w*|criticis\w*|critiqu\w*|critical of|attack\w*|reject\w*|dismiss\w*|opinion of|views? (?:of|on)|think of|thought of|make of|made of|say about|said about|against|apart from|different from|differs? from|distinguish\w*(?: [a-z']+){0,4} from|borrow\w* from)\s+(?:the\s+)?(buddhis[mt]s?|daois[mt]s?|taois[mt]s?)\b/;
 
 /** Words that name a classic or shape a question but carry no content to match. */
 const FRAME_WORDS = [

@@ -1378,6 +1378,58 @@ describe('Intent and Evidence: set 50 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 51 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('asks about the Buddhists when an author sets his teaching apart from Buddhism', () => {
+    const q = 'How does Wang Yangming set his own teaching apart from Buddhism? He seems to borrow a lot from it.';
+    expect(intentOf(q).content).toContain('buddhists');
+    const found = locatorsOf(q);
+    expect(found.some((l) => ['Chuanxilu 90', 'Chuanxilu 94', 'Chuanxilu 101', 'Chuanxilu 120', 'Chuanxilu 124', 'Chuanxilu 131', 'Chuanxilu 162'].includes(l)), found.join()).toBe(true);
+  });
+
+  it('ranks the passage that has a rare English word of the question, among many that share its common ones', () => {
+    const q = "In the Chuanxilu Wang Yangming compares learning to pond water versus well water. What's the comparison, and what made him say it?";
+    expect(lib.retrieval.search(q, { packIds: ['chuanxilu'] }, 30).map((h) => h.passage.id)).toContain('cxl.68');
+    expect(locatorsOf(q)).toContain('Chuanxilu 68');
+  });
+
+  it('does not answer how to renew a passport, nor what a classic says of passports', () => {
+    const { answer } = trustedQuery({ query: "How do I renew my Canadian passport if I'm living abroad?", knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, 'q');
+    expect(answer.abstention?.reason).toBe('GATE_BLOCKED');
+    expect(namesModernThing('What does the Daodejing say about needing a passport to travel?')).toBe(true);
+    expect(locatorsOf('What does the Daodejing say about needing a passport to travel?')).toEqual([]);
+  });
+
+  it('keeps places for the passages of a situation told in one of its own phrasings', () => {
+    expect(locatorsOf('我在单位天天写材料、处理投诉，根本没时间读书修身，感觉自己越来越俗。是不是得等以后清闲了才能好好学习？')).toContain('Chuanxilu 218');
+  });
+
+  it('knows correcting one\'s faults in the Yijing and the Analects', () => {
+    const found = locatorsOf('易经和论语都讲改过，说法上有什么不一样？');
+    expect(found.some((l) => ['Analects 1.8', 'Analects 15.30', 'Analects 19.21'].includes(l)), found.join()).toBe(true);
+    expect(found.some((l) => l.startsWith('Yijing')), found.join()).toBe(true);
+  });
+
+  it('knows a corrupt workplace, learning alone, a student who will not think, margin losses, a far-off offer and a biopsy wait', () => {
+    expect(situationOf('My company is going downhill - management is corrupt and anyone honest gets pushed out. Should I stay and try to fix things, or leave?')).toBe('situation.work.corrupt-workplace');
+    expect(situationOf('一个人在外地工作，身边没有志同道合的朋友，自己看书总是坚持不了几天')).toBe('situation.study.no-companions');
+    expect(situationOf('I tutor high school kids, and one of them keeps asking me the exact same question over and over without even trying to think it through first')).toBe('situation.study.student-wont-think');
+    expect(situationOf('去年炒股加杠杆亏了二十多万，现在总想着赶紧翻本，甚至想借钱再搏一把')).toBe('situation.money.investment-loss');
+    expect(situationOf('我拿到了一个外省的好offer，可是爸妈都七十多了，身体也不太好')).toBe('situation.family.parents-far-away');
+    expect(situationOf("I had a scan last week and they found something; now I'm waiting two weeks for biopsy results. I keep imagining the worst")).toBe('situation.illness.health-anxiety');
+    expect(situationOf("I've been at my company five years and keep getting passed over while other people get the credit")).toBe('situation.career.passed-over');
+    expect(locatorsOf('朋友借了我两万块一直不还，我要不要跟他撕破脸去催？老子会怎么说')).toContain('Daodejing 79');
+  });
+
+  it('reads "Confucius told Zilu to repay injury with kindness" as the teaching turned round, but answers whether he said it', () => {
+    expectStories(
+      [['Why did Confucius tell Zilu that a gentleman should repay injury with kindness?', 'unrecorded.confucius-repay-with-virtue']],
+      ['Did Confucius tell his disciples to repay injury with kindness?', 'What did Confucius tell Zilu about serving a ruler?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
