@@ -1430,6 +1430,44 @@ describe('Intent and Evidence: set 51 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 52 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads 具体是指 and 是什么态度 as how a question asks, not what it asks about', () => {
+    expect(intentOf('传习录里讲的“立志”具体是指啥功夫？').content).not.toMatch(/具体|是指/);
+    const found = locatorsOf('传习录里讲的“立志”具体是指啥功夫？');
+    expect(found.some((l) => ['Chuanxilu 16', 'Chuanxilu 30', 'Chuanxilu 53', 'Chuanxilu 115', 'Chuanxilu 145'].includes(l)), found.join()).toBe(true);
+    const war = locatorsOf('道德经对战争、用兵是什么态度？');
+    expect(war.some((l) => ['Daodejing 30', 'Daodejing 31', 'Daodejing 69'].includes(l)), war.join()).toBe(true);
+  });
+
+  it('reads a story that opens on the asker\'s age as a story', () => {
+    expect(intentOf('今年四十了，工作平平，也没什么名气，看着同龄人都混出头了，心里很慌。').kind).toBe('situational');
+    expect(intentOf('孔子说四十而不惑是什么意思？').kind).not.toBe('situational');
+  });
+
+  it('knows exam-season reading, late-night scrolling, being newly poor, a stolen analysis, a hurried start-up and forty without fame', () => {
+    expect(situationOf('考研二战中，每天在桌前坐十个小时，可书根本看不进去，看了也不明白，越学越烦躁')).toBe('situation.study.reading-without-understanding');
+    expect(situationOf('我每天刷短视频、追剧到凌晨，眼睛都花了，脑子也空了，明知道不好就是停不下来')).toBe('situation.habits.scrolling-emptiness');
+    expect(situationOf("I got laid off in March. We've cut back on everything and my wife is embarrassed that we can't keep up with the neighbours anymore")).toBe('situation.money.newly-poor');
+    expect(situationOf("A coworker presented my analysis as his own in front of our director. I'm seething and planning to call him out at tomorrow's all-hands")).toBe('situation.conflict.badmouthed');
+    expect(situationOf('刚开始创业，恨不得一年就做成大公司，合伙人劝我慢一点，我又怕错过时机')).toBe('situation.work.impatient-for-results');
+    expect(locatorsOf('今年四十了，工作平平，也没什么名气，看着同龄人都混出头了，心里很慌，觉得这辈子就这样了。')).toContain('Analects 9.23');
+    expect(locatorsOf('从小我妈就拿我跟别人家孩子比，现在我自己也停不下来，天天看同学朋友圈，比工资比房子，越比越难受。有什么办法吗？')).toContain('Chuanxilu 107');
+  });
+
+  it('knows the scenes misremembered and the teachings turned round in set 52', () => {
+    const named: [string, string][] = [
+      ['In the Analects Confucius praises the hermit farmers Changju and Jieni and says he wishes he could join them in withdrawing from the world. Why?', 'unrecorded.confucius-joins-hermits'],
+      ['王阳明在龙场独自一人看山中花树，悟出“心外无物”，那段原文是怎么说的？', 'unrecorded.flowers-in-the-rocks-at-longchang'],
+      ['The Diamond Sutra says giving away a world full of the seven treasures brings more merit than teaching someone four lines of the sutra. Why?', 'unrecorded.ds-treasures-over-verses'],
+      ['Wang Yangming says you must first fully understand the principle of a thing before you can act on it. How long should I study?', 'unrecorded.wang-know-before-acting'],
+    ];
+    const asked = ['What did Confucius say after meeting the recluses Changju and Jieni?', '王阳明说岩中花树的那段话是在哪里说的？', 'Why does the Diamond Sutra say four lines of it bring more merit than the seven treasures?'];
+    expectStories(named, asked);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
