@@ -339,7 +339,7 @@ export const namesModernThing = (question: string): boolean => MODERN_THINGS.tes
  * grew out of it afterwards (王畿和钱德洪各自发展出了什么学派).
  */
 export function asksLaterStanding(question: string): boolean {
-  return /(?:发展出|形成|开创)了?(?:什么|哪些|各自的)?学派|阳明后学|对后(?:世|来)[^，。？！]{0,10}有(?:什么|哪些)影响|\b(?:later|subsequent) (?:schools?|followers)\b[^.?!]{0,30}\b(?:develop\w*|found\w*|form\w*)\b|\binfluence on later (?:schools?|thinkers|confucians)\b|\brequired reading\b|\b(?:examination|exam) (?:curriculum|syllabus)\b|\bofficial (?:curriculum|canon|orthodoxy)\b|\bstate orthodoxy\b|(?:列为|定为|钦定为?|纳入)[^，。？！]{0,6}(?:科举|官学|必读|考试内容)/u.test(normalize(question));
+  return /(?:发展出|形成|开创)了?(?:什么|哪些|各自的)?学派|阳明后学|对后(?:世|来)[^，。？！]{0,10}有(?:什么|哪些)影响|\b(?:later|subsequent) (?:schools?|followers)\b[^.?!]{0,30}\b(?:develop\w*|found\w*|form\w*)\b|\binfluence on later (?:schools?|thinkers|confucians)\b|\bafter (?:wang yangming|yangming|confucius|laozi|the buddha)(?:'s)? (?:died|death|passed away)\b[^.?!]{0,60}\b(?:disciples|followers|students|schools?)\b|(?:王阳明|阳明|孔子|老子)(?:死|去世|逝世)(?:了)?(?:以)?后[^，。？！]{0,20}(?:弟子|门人|后学|学派)|\brequired reading\b|\b(?:examination|exam) (?:curriculum|syllabus)\b|\bofficial (?:curriculum|canon|orthodoxy)\b|\bstate orthodoxy\b|(?:列为|定为|钦定为?|纳入)[^，。？！]{0,6}(?:科举|官学|必读|考试内容)/u.test(normalize(question));
 }
 
 /**

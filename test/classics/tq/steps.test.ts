@@ -1468,6 +1468,43 @@ describe('Intent and Evidence: set 52 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 53 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads how much a classic esteems something as the frame, and what comes after a teacher\'s death as later history', () => {
+    expect(intentOf('道德经为什么那么推崇水？').content).not.toContain('推崇');
+    expect(locatorsOf('道德经为什么那么推崇水？')).toContain('Daodejing 8');
+    expect(asksLaterStanding('After Wang Yangming died, how did his disciples split over the Four-Sentence Teaching?')).toBe(true);
+    expect(asksLaterStanding('王阳明去世以后，他的弟子分成了哪些派？')).toBe(true);
+    expect(asksLaterStanding('What did Wang Yangming tell his disciples about the Four-Sentence Teaching?')).toBe(false);
+  });
+
+  it('reads a delay of months and a life that feels at bottom as stories told without 我', () => {
+    expect(intentOf('写毕业论文总想着等资料看全了再动笔，结果拖了三个月一个字没写，怎么办啊').kind).toBe('situational');
+    expect(intentOf('创业失败，欠了一堆债，感觉人生跌到谷底了。易经怎么说？').kind).toBe('situational');
+    expect(locatorsOf('创业失败，欠了一堆债，感觉人生跌到谷底了。这些经典里有讲怎么面对困境的吗？特别想听听易经怎么说。').some((l) => l.startsWith('Yijing 47'))).toBe(true);
+  });
+
+  it('knows the bar exam, a friend\'s dubious investment and procrastination on a thesis', () => {
+    expect(situationOf("I'm studying for the bar exam, reading like 10 hours a day, but nothing sticks and I feel like I'm not progressing at all")).toBe('situation.study.reading-without-understanding');
+    expect(situationOf('有个好朋友最近在搞一个我觉得很不靠谱的投资，我劝过两次了他不听，再说下去他好像要烦我了')).toBe('situation.friendship.advice-not-taken');
+    expect(situationOf('写毕业论文总想着等资料看全了、想清楚了再动笔，结果拖了三个月一个字没写')).toBe('situation.study.procrastination');
+  });
+
+  it('knows the stories told otherwise in set 53, in the wordings the earlier entries missed', () => {
+    const named: [string, string][] = [
+      ['道德经第三章说要“尚贤”，让有才德的人来治国，这和儒家的举贤才是一个意思吧？', 'unrecorded.daodejing-3-exalt-worthy'],
+      ['孔子真的向老子问过礼吗？两人见面时说了些什么？', 'unrecorded.confucius-meets-laozi'],
+      ['王阳明格竹子七天就悟道了，对吧？', 'unrecorded.wang-bamboo-understood'],
+      ["Confucius told Zilu 'when you hear something, act on it right away.' Why Zilu in particular?", 'unrecorded.zilu-ranyou-swapped'],
+      ['Did Confucius actually write the Ten Wings commentaries on the Yijing?', 'unrecorded.yijing-authorship'],
+      ['The Diamond Sutra says a bodhisattva should give while abiding firmly in forms. Could you unpack that?', 'unrecorded.ds-give-abiding-in-forms'],
+    ];
+    const asked = ['What does the Diamond Sutra mean by giving without abiding in forms?', '道德经第三章为什么说“不尚贤”？', '王阳明格竹子以后怎么样了？', 'What did Confucius tell Zilu about hearing and acting?'];
+    expectStories(named, asked);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
