@@ -1505,6 +1505,29 @@ describe('Intent and Evidence: set 53 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 54 tuning', () => {
+  it('knows micromanaging code reviews, extra worksheets, a shady sign-off, endless preparation, giving for praise and brighter classmates', () => {
+    expect(situationOf('我刚升项目经理，什么事都想亲自盯，每个人的代码我都要看一遍，结果团队越来越被动')).toBe('situation.work.leading-a-team');
+    expect(situationOf('儿子上初二，成绩跟不上，我每天给他加三套卷子，他越来越抵触，现在连话都不跟我说了')).toBe('situation.parenting.teen-withdraws');
+    expect(situationOf("My boss is doing shady stuff and wants me to sign off on it. Do I stay or just quit?")).toBe('situation.work.corrupt-workplace');
+    expect(situationOf("My manager keeps making what I think is a bad call. I've raised it twice already and he's getting irritated")).not.toBe('situation.work.corrupt-workplace');
+    expect(situationOf("I keep reading books about productivity and designing my perfect system, but I never actually start the big project")).toBe('situation.habits.knowing-not-doing');
+    expect(situationOf('我每年捐不少钱，也常去做志愿者，但心里总希望别人知道、夸我几句')).toBe('situation.study.learning-for-show');
+    expect(situationOf('研究生同门都比我聪明，发论文也比我多，我常常觉得自己天资太差')).toBe('situation.comparison.behind-peers');
+    expect(situationOf('和朋友相处时我总想在嘴上压对方一头，结果关系越来越差')).toBe('situation.friendship.competing-with-friends');
+  });
+
+  it('knows the stories told otherwise in set 54', () => {
+    const named: [string, string][] = [
+      ['易经六十四卦的排列顺序是谁定的？', 'unrecorded.yijing-authorship'],
+      ['Why does the Buddha in the Diamond Sutra tell Subhuti that the Tathagata can be recognized by his thirty-two marks?', 'unrecorded.ds-buddha-by-marks'],
+      ['传习录里王阳明说良知要靠多闻多见、广泛读书才能得到，那不识字的人是不是就没有良知了？', 'unrecorded.wang-liangzhi-from-learning'],
+    ];
+    const asked = ['易经六十四卦里乾坤之后为什么是屯卦？', 'Why does the Diamond Sutra say the Tathagata cannot be recognized by the thirty-two marks?', '王阳明怎么看良知和见闻的关系？'];
+    expectStories(named, asked);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
