@@ -1528,6 +1528,29 @@ describe('Intent and Evidence: set 54 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 55 tuning', () => {
+  it('knows a raise gone to the head, a stable job left for a bakery, a nagged teenager, exam drills and a reading-only thesis', () => {
+    expect(situationOf('升职加薪以后，我发现自己说话越来越冲，总觉得别人不如我，朋友都说我变了')).toBe('situation.success.getting-arrogant');
+    expect(situationOf("I'm thinking about quitting a stable government job to open a bakery. Everyone says I'm being reckless")).toBe('situation.career.stability-or-dream');
+    expect(situationOf('My 15-year-old procrastinates on everything. I nag him constantly and it just makes him shut down')).toBe('situation.parenting.teen-withdraws');
+    expect(situationOf('在准备考公，每天刷题刷到麻木，总觉得这种应试跟“修身做人”完全不沾边')).toBe('situation.work.no-time-to-learn');
+    expect(situationOf("PhD student here. I have 400 papers in my reference manager and I've written maybe 5 pages of my thesis. My advisor says I read instead of doing")).toBe('situation.habits.knowing-not-doing');
+    expect(situationOf('我老是拿自己跟同学比，看到别人比我强就难受好几天')).not.toBe('situation.career.laid-off');
+  });
+
+  it('knows the stories told otherwise in set 55', () => {
+    const named: [string, string][] = [
+      ['In the Analects Confucius says women and petty people are the easiest of all to get along with. Why?', 'unrecorded.analects-17-25-reversed'],
+      ["Since hexagram 64 is 'After Completion' and closes the book, what does its top line say?", 'unrecorded.hexagram-63-64-swapped'],
+      ['When casting a hexagram with three coins, which side counts as yin?', 'unrecorded.coin-casting-method'],
+      ['Why does the Diamond Sutra say the Buddha obtained supreme enlightenment by receiving a special teaching from Dipankara Buddha?', 'unrecorded.ds-teaching-from-dipankara'],
+      ["How did Wang Yangming defeat Prince Ning's rebellion?", 'unrecorded.wang-campaigns'],
+    ];
+    const asked = ['What does Analects 17.25 say about women and petty people?', 'What does hexagram 64, Before Completion, say in its top line?', 'What does the Diamond Sutra say happened before Dipankara Buddha?'];
+    expectStories(named, asked);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
