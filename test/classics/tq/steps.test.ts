@@ -829,6 +829,11 @@ describe('Evidence: set 14 tuning', () => {
 /** The situation a text matches best, if any. */
 const situationOf = (q: string) => lib.retrieval.matchSituations(q, 1, contentTerms(q))[0]?.situation.id;
 
+/** Each story matches the situation given beside it first. */
+function expectSituations(told: [string, string][]) {
+  for (const [story, id] of told) expect(situationOf(story), story).toBe(id);
+}
+
 /** Each named question rests on the story given beside it; each asked one rests on none. */
 function expectStories(named: [string, string][], asked: string[]) {
   for (const [q, id] of named) expect(unrecordedStory(q, lib.knowledge)?.id, q).toBe(id);
@@ -973,9 +978,11 @@ describe('Intent and Evidence: set 40 tuning', () => {
   });
 
   it('knows caring for a parent with dementia, praise and blame online, and envy of a friend who passed', () => {
-    expect(situationOf('My father has dementia and I look after him alone; I keep losing my temper with him')).toBe('situation.caregiving.parent-dementia');
-    expect(situationOf('我每天刷自己视频下面的评论，好评让我开心半天，差评让我难受好几天')).toBe('situation.anxiety.praise-and-blame');
-    expect(situationOf('我和好朋友一起考公，他考上了我没考上，现在见到他心里就酸溜溜的')).toBe('situation.comparison.behind-peers');
+    expectSituations([
+      ['My father has dementia and I look after him alone; I keep losing my temper with him', 'situation.caregiving.parent-dementia'],
+      ['我每天刷自己视频下面的评论，好评让我开心半天，差评让我难受好几天', 'situation.anxiety.praise-and-blame'],
+      ['我和好朋友一起考公，他考上了我没考上，现在见到他心里就酸溜溜的', 'situation.comparison.behind-peers'],
+    ]);
   });
 
   it('knows the teachings turned round and the stories told otherwise in set 40', () => {
@@ -1018,9 +1025,11 @@ describe('Intent and Evidence: set 41 tuning', () => {
   });
 
   it('knows a civil-service exam, years of reading with little to show, and a class of mixed ability', () => {
-    expect(situationOf('每天刷题准备考公，离自己想读的圣贤书越来越远，感觉在浪费生命')).toBe('situation.work.no-time-to-learn');
-    expect(situationOf("I've read the classics for three years and I'm getting nowhere; I forget everything I read")).toBe('situation.study.reading-without-understanding');
-    expect(situationOf('我带的班学生差距很大，有的一点就通，有的怎么讲都不懂')).toBe('situation.work.teaching-different-temperaments');
+    expectSituations([
+      ['每天刷题准备考公，离自己想读的圣贤书越来越远，感觉在浪费生命', 'situation.work.no-time-to-learn'],
+      ["I've read the classics for three years and I'm getting nowhere; I forget everything I read", 'situation.study.reading-without-understanding'],
+      ['我带的班学生差距很大，有的一点就通，有的怎么讲都不懂', 'situation.work.teaching-different-temperaments'],
+    ]);
   });
 
   it('knows the teachings turned round and the stories told otherwise in set 41', () => {
@@ -1055,12 +1064,14 @@ describe('Intent and Evidence: set 42 tuning', () => {
   });
 
   it('knows a parent in the wrong, a friend wronged long ago, turning seventy, pride after a promotion and a run of failures', () => {
-    expect(situationOf('My mother has been fiddling her taxes and I wonder whether I should report her')).toBe('situation.family.parent-breaking-rules');
-    expect(situationOf('发现我爸在税上做了手脚，我该不该举报他')).toBe('situation.family.parent-breaking-rules');
-    expect(situationOf('很多年前我亏待过一个朋友，到现在还是后悔，放不下')).toBe('situation.failure.regret-past-mistakes');
-    expect(situationOf("I'll be seventy soon; retired, children grown, and I feel useless")).toBe('situation.retirement.loss-of-purpose');
-    expect(situationOf("I was made a team lead last month and I'm getting full of myself")).toBe('situation.success.getting-arrogant');
-    expect(situationOf('Failed again and my plans fell through; I feel stuck in a hole')).toBe('situation.hardship.at-wits-end');
+    expectSituations([
+      ['My mother has been fiddling her taxes and I wonder whether I should report her', 'situation.family.parent-breaking-rules'],
+      ['发现我爸在税上做了手脚，我该不该举报他', 'situation.family.parent-breaking-rules'],
+      ['很多年前我亏待过一个朋友，到现在还是后悔，放不下', 'situation.failure.regret-past-mistakes'],
+      ["I'll be seventy soon; retired, children grown, and I feel useless", 'situation.retirement.loss-of-purpose'],
+      ["I was made a team lead last month and I'm getting full of myself", 'situation.success.getting-arrogant'],
+      ['Failed again and my plans fell through; I feel stuck in a hole', 'situation.hardship.at-wits-end'],
+    ]);
   });
 
   it('answers reporting a parent from the passages on covering for a father and remonstrating gently', () => {
@@ -1088,9 +1099,11 @@ describe('Intent and Evidence: set 43 tuning', () => {
   });
 
   it('knows a friend who will not take advice, a week of silence after a quarrel, and books that put one to sleep', () => {
-    expect(situationOf('My friend keeps making bad decisions; I have warned him many times and now he is annoyed with me')).toBe('situation.friendship.advice-not-taken');
-    expect(situationOf('为了家务分工跟老公吵了一架，冷战一个星期了')).toBe('situation.marriage.constant-fights');
-    expect(situationOf('书总是读不进去，一翻开就犯困，读完什么也记不住')).toBe('situation.study.reading-without-understanding');
+    expectSituations([
+      ['My friend keeps making bad decisions; I have warned him many times and now he is annoyed with me', 'situation.friendship.advice-not-taken'],
+      ['为了家务分工跟老公吵了一架，冷战一个星期了', 'situation.marriage.constant-fights'],
+      ['书总是读不进去，一翻开就犯困，读完什么也记不住', 'situation.study.reading-without-understanding'],
+    ]);
     const locators = evidenceFor('My friend keeps making bad decisions; I have warned him many times and now he is annoyed with me. When should I stop?').evidence.map((e) => e.passage.locator);
     expect(locators).toContain('Analects 12.23');
   });
@@ -1130,9 +1143,11 @@ describe('Intent and Evidence: set 44 tuning', () => {
   });
 
   it('knows a child in intensive care, a dissertation put off, and a tally of merit', () => {
-    expect(situationOf('儿子突发重病住进ICU，还没脱离危险，我吃不下睡不着')).toBe('situation.illness.child-in-hospital');
-    expect(situationOf('My thesis is so huge that I freeze every time I sit down and keep putting it off')).toBe('situation.study.procrastination');
-    expect(situationOf('I give to my temple but keep a tally of the merit I have earned')).toBe('situation.ethics.giving-unthanked');
+    expectSituations([
+      ['儿子突发重病住进ICU，还没脱离危险，我吃不下睡不着', 'situation.illness.child-in-hospital'],
+      ['My thesis is so huge that I freeze every time I sit down and keep putting it off', 'situation.study.procrastination'],
+      ['I give to my temple but keep a tally of the merit I have earned', 'situation.ethics.giving-unthanked'],
+    ]);
   });
 
   it('knows the stories told otherwise in set 44', () => {
@@ -1165,10 +1180,12 @@ describe('Intent and Evidence: set 45 tuning', () => {
   });
 
   it('knows a parent repeating questions, a promotion that frightens, a breakup reread, and a parent fudging taxes', () => {
-    expect(situationOf('我爸年纪大了，同一件事一天问好几遍，我一回答语气就很冲')).toBe('situation.caregiving.parent-dementia');
-    expect(situationOf("Just promoted, and I'm terrified the praise will vanish the moment I slip")).toBe('situation.anxiety.praise-and-blame');
-    expect(situationOf('分手几个月了，还是天天翻以前的聊天记录')).toBe('situation.marriage.breakup');
-    expect(situationOf('My dad fudges the numbers on his taxes and reporting him feels like betraying family')).toBe('situation.family.parent-breaking-rules');
+    expectSituations([
+      ['我爸年纪大了，同一件事一天问好几遍，我一回答语气就很冲', 'situation.caregiving.parent-dementia'],
+      ["Just promoted, and I'm terrified the praise will vanish the moment I slip", 'situation.anxiety.praise-and-blame'],
+      ['分手几个月了，还是天天翻以前的聊天记录', 'situation.marriage.breakup'],
+      ['My dad fudges the numbers on his taxes and reporting him feels like betraying family', 'situation.family.parent-breaking-rules'],
+    ]);
   });
 
   it('knows the stories told otherwise in set 45', () => {
@@ -1191,8 +1208,10 @@ describe('Intent and Evidence: set 46 tuning', () => {
   });
 
   it('knows a friend irritated by warnings about money, partners who will not yield, and a class split in two', () => {
-    expect(situationOf('I have warned a close friend about his money decisions three times and he is getting irritated with me')).toBe('situation.friendship.advice-not-taken');
-    expect(situationOf('和朋友一起创业，大家都要强，开会谁也不让谁')).toBe('situation.friendship.competing-with-friends');
+    expectSituations([
+      ['I have warned a close friend about his money decisions three times and he is getting irritated with me', 'situation.friendship.advice-not-taken'],
+      ['和朋友一起创业，大家都要强，开会谁也不让谁', 'situation.friendship.competing-with-friends'],
+    ]);
   });
 
   it('knows the teachings turned round in set 46', () => {
@@ -1215,9 +1234,11 @@ describe('Intent and Evidence: set 47 tuning', () => {
   });
 
   it('knows going to court against family, money that takes over a life, and a clerk with no time', () => {
-    expect(situationOf('为了老房子的产权和亲戚闹翻了，在犹豫要不要打官司')).toBe('situation.conflict.going-to-court');
-    expect(situationOf("I came into some money and now making more has taken over my life")).toBe('situation.money.never-enough');
-    expect(situationOf("I'm a government clerk buried in reports and case files, with no time for self-cultivation")).toBe('situation.work.no-time-to-learn');
+    expectSituations([
+      ['为了老房子的产权和亲戚闹翻了，在犹豫要不要打官司', 'situation.conflict.going-to-court'],
+      ["I came into some money and now making more has taken over my life", 'situation.money.never-enough'],
+      ["I'm a government clerk buried in reports and case files, with no time for self-cultivation", 'situation.work.no-time-to-learn'],
+    ]);
     const locators = evidenceFor('我和亲戚为了老房子的产权闹翻了，在犹豫要不要打官司。经典里对打官司怎么看？').evidence.map((e) => e.passage.locator);
     expect(locators).toContain('Analects 12.13');
   });
@@ -1258,12 +1279,14 @@ describe('Intent and Evidence: set 48 tuning', () => {
   });
 
   it('knows needing to be right, a promotion gone to the head, micromanaging, abuse online and retirement at sixty-eight', () => {
-    expect(situationOf("My girlfriend and I fight about small stuff and I'm always 100% sure I'm right and just have to prove it")).toBe('situation.conflict.must-win-arguments');
-    expect(situationOf('刚升了部门总监，说实话有点飘，开会时老爱打断别人')).toBe('situation.success.getting-arrogant');
-    expect(situationOf('Just got promoted to manage a team of 8. My instinct is to check everything myself and sit in on every meeting')).toBe('situation.work.leading-a-team');
-    expect(situationOf('我发了条视频被人骂上热搜了，私信里全是侮辱人的话，气得手抖')).toBe('situation.conflict.abused-online');
-    expect(situationOf("I'm 68 and just retired. I feel kind of useless now and a bit scared of getting old")).toBe('situation.retirement.loss-of-purpose');
-    expect(situationOf("I'm 45 and feel like I've achieved nothing worth mentioning. Is it too late for me?")).toBe('situation.career.midlife-change');
+    expectSituations([
+      ["My girlfriend and I fight about small stuff and I'm always 100% sure I'm right and just have to prove it", 'situation.conflict.must-win-arguments'],
+      ['刚升了部门总监，说实话有点飘，开会时老爱打断别人', 'situation.success.getting-arrogant'],
+      ['Just got promoted to manage a team of 8. My instinct is to check everything myself and sit in on every meeting', 'situation.work.leading-a-team'],
+      ['我发了条视频被人骂上热搜了，私信里全是侮辱人的话，气得手抖', 'situation.conflict.abused-online'],
+      ["I'm 68 and just retired. I feel kind of useless now and a bit scared of getting old", 'situation.retirement.loss-of-purpose'],
+      ["I'm 45 and feel like I've achieved nothing worth mentioning. Is it too late for me?", 'situation.career.midlife-change'],
+    ]);
     const locators = evidenceFor('刚升了部门总监，说实话有点飘，开会时老爱打断别人。易经或者其他经典里有没有能敲打一下我的话？').evidence.map((e) => e.passage.locator);
     expect(locators).toContain('Yijing 15 (Qian)');
   });
@@ -1318,12 +1341,14 @@ describe('Intent and Evidence: set 49 tuning', () => {
   });
 
   it('knows unemployment, retirement restlessness, a son in hospital, hoarding savings, slow learning and exam-season thoughts', () => {
-    expect(situationOf("Been unemployed for almost a year. Hundreds of applications, a few interviews, nothing. I'm starting to feel worthless and bitter that nobody sees what I can do")).toBe('situation.career.job-rejections');
-    expect(situationOf('刚退休，突然不用上班了，觉得自己一下子没用了，又总想再抓点什么，比如炒股、到处找兼职')).toBe('situation.retirement.loss-of-purpose');
-    expect(situationOf('儿子住院了，医生说情况不太乐观。我整天担心得吃不下睡不着')).toBe('situation.illness.child-in-hospital');
-    expect(situationOf("i have a decent amount saved but im terrified of losing it. i keep piling up more and cant bring myself to spend anything, even on my kids")).toBe('situation.money.afraid-to-spend');
-    expect(situationOf("I'm 45 and just started learning piano. Progress is painfully slow and I keep thinking I'm too old and should just quit")).toBe('situation.study.slow-progress');
-    expect(situationOf("I'm 45 and feel like I've achieved nothing worth mentioning. Is it too late for me?")).toBe('situation.career.midlife-change');
+    expectSituations([
+      ["Been unemployed for almost a year. Hundreds of applications, a few interviews, nothing. I'm starting to feel worthless and bitter that nobody sees what I can do", 'situation.career.job-rejections'],
+      ['刚退休，突然不用上班了，觉得自己一下子没用了，又总想再抓点什么，比如炒股、到处找兼职', 'situation.retirement.loss-of-purpose'],
+      ['儿子住院了，医生说情况不太乐观。我整天担心得吃不下睡不着', 'situation.illness.child-in-hospital'],
+      ["i have a decent amount saved but im terrified of losing it. i keep piling up more and cant bring myself to spend anything, even on my kids", 'situation.money.afraid-to-spend'],
+      ["I'm 45 and just started learning piano. Progress is painfully slow and I keep thinking I'm too old and should just quit", 'situation.study.slow-progress'],
+      ["I'm 45 and feel like I've achieved nothing worth mentioning. Is it too late for me?", 'situation.career.midlife-change'],
+    ]);
     expect(intentOf('考研二战中，每天一坐下就胡思乱想，担心又考不上，越想让脑子静下来反而越乱。求古人的办法').kind).toBe('situational');
     expect(situationOf('考研二战中，每天一坐下就胡思乱想，担心又考不上，越想让脑子静下来反而越乱')).toBe('situation.study.cant-focus');
   });
@@ -1350,14 +1375,18 @@ describe('Intent and Evidence: set 50 tuning', () => {
   });
 
   it('knows peers ahead, a bakery growing slowly, a father with cancer, fear of death at work, showing off money, a teenager, and cooked books', () => {
-    expect(situationOf('今年35了，同龄人要么升职要么创业成功，我还是个普通职员，越想越觉得自己很失败')).toBe('situation.comparison.behind-peers');
-    expect(situationOf("I'm starting a small bakery. Everyone says scale fast or die, but I want to grow slowly and do it right")).toBe('situation.success.pressure-to-expand');
-    expect(situationOf('我爸上个月查出肺癌晚期，我每天焦虑到失眠，上班也集中不了精神')).toBe('situation.illness.parent-seriously-ill');
-    expect(situationOf('我是ICU的护士，天天看到病人去世，最近自己特别怕死，晚上一闭眼就胡思乱想')).toBe('situation.ageing.fear-of-death');
+    expectSituations([
+      ['今年35了，同龄人要么升职要么创业成功，我还是个普通职员，越想越觉得自己很失败', 'situation.comparison.behind-peers'],
+      ["I'm starting a small bakery. Everyone says scale fast or die, but I want to grow slowly and do it right", 'situation.success.pressure-to-expand'],
+      ['我爸上个月查出肺癌晚期，我每天焦虑到失眠，上班也集中不了精神', 'situation.illness.parent-seriously-ill'],
+      ['我是ICU的护士，天天看到病人去世，最近自己特别怕死，晚上一闭眼就胡思乱想', 'situation.ageing.fear-of-death'],
+    ]);
     expect(situationOf('好朋友突然去世了，我很难接受')).not.toBe('situation.ageing.fear-of-death');
-    expect(situationOf("Just got a big year-end bonus and I'm seriously tempted to buy a flashy car and show it off a bit")).toBe('situation.money.showing-off');
-    expect(situationOf('儿子十五岁，青春期，我讲什么道理他都不听，一说就顶嘴')).toBe('situation.parenting.teen-withdraws');
-    expect(situationOf('老板暗示我把一笔账做得“好看一点”，说白了就是做假账。我不做的话可能饭碗不保')).toBe('situation.ethics.tempting-money');
+    expectSituations([
+      ["Just got a big year-end bonus and I'm seriously tempted to buy a flashy car and show it off a bit", 'situation.money.showing-off'],
+      ['儿子十五岁，青春期，我讲什么道理他都不听，一说就顶嘴', 'situation.parenting.teen-withdraws'],
+      ['老板暗示我把一笔账做得“好看一点”，说白了就是做假账。我不做的话可能饭碗不保', 'situation.ethics.tempting-money'],
+    ]);
   });
 
   it('knows the teachings turned round and the scenes misremembered in set 50', () => {
@@ -1412,13 +1441,15 @@ describe('Intent and Evidence: set 51 tuning', () => {
   });
 
   it('knows a corrupt workplace, learning alone, a student who will not think, margin losses, a far-off offer and a biopsy wait', () => {
-    expect(situationOf('My company is going downhill - management is corrupt and anyone honest gets pushed out. Should I stay and try to fix things, or leave?')).toBe('situation.work.corrupt-workplace');
-    expect(situationOf('一个人在外地工作，身边没有志同道合的朋友，自己看书总是坚持不了几天')).toBe('situation.study.no-companions');
-    expect(situationOf('I tutor high school kids, and one of them keeps asking me the exact same question over and over without even trying to think it through first')).toBe('situation.study.student-wont-think');
-    expect(situationOf('去年炒股加杠杆亏了二十多万，现在总想着赶紧翻本，甚至想借钱再搏一把')).toBe('situation.money.investment-loss');
-    expect(situationOf('我拿到了一个外省的好offer，可是爸妈都七十多了，身体也不太好')).toBe('situation.family.parents-far-away');
-    expect(situationOf("I had a scan last week and they found something; now I'm waiting two weeks for biopsy results. I keep imagining the worst")).toBe('situation.illness.health-anxiety');
-    expect(situationOf("I've been at my company five years and keep getting passed over while other people get the credit")).toBe('situation.career.passed-over');
+    expectSituations([
+      ['My company is going downhill - management is corrupt and anyone honest gets pushed out. Should I stay and try to fix things, or leave?', 'situation.work.corrupt-workplace'],
+      ['一个人在外地工作，身边没有志同道合的朋友，自己看书总是坚持不了几天', 'situation.study.no-companions'],
+      ['I tutor high school kids, and one of them keeps asking me the exact same question over and over without even trying to think it through first', 'situation.study.student-wont-think'],
+      ['去年炒股加杠杆亏了二十多万，现在总想着赶紧翻本，甚至想借钱再搏一把', 'situation.money.investment-loss'],
+      ['我拿到了一个外省的好offer，可是爸妈都七十多了，身体也不太好', 'situation.family.parents-far-away'],
+      ["I had a scan last week and they found something; now I'm waiting two weeks for biopsy results. I keep imagining the worst", 'situation.illness.health-anxiety'],
+      ["I've been at my company five years and keep getting passed over while other people get the credit", 'situation.career.passed-over'],
+    ]);
     expect(locatorsOf('朋友借了我两万块一直不还，我要不要跟他撕破脸去催？老子会怎么说')).toContain('Daodejing 79');
   });
 
@@ -1447,11 +1478,13 @@ describe('Intent and Evidence: set 52 tuning', () => {
   });
 
   it('knows exam-season reading, late-night scrolling, being newly poor, a stolen analysis, a hurried start-up and forty without fame', () => {
-    expect(situationOf('考研二战中，每天在桌前坐十个小时，可书根本看不进去，看了也不明白，越学越烦躁')).toBe('situation.study.reading-without-understanding');
-    expect(situationOf('我每天刷短视频、追剧到凌晨，眼睛都花了，脑子也空了，明知道不好就是停不下来')).toBe('situation.habits.scrolling-emptiness');
-    expect(situationOf("I got laid off in March. We've cut back on everything and my wife is embarrassed that we can't keep up with the neighbours anymore")).toBe('situation.money.newly-poor');
-    expect(situationOf("A coworker presented my analysis as his own in front of our director. I'm seething and planning to call him out at tomorrow's all-hands")).toBe('situation.conflict.badmouthed');
-    expect(situationOf('刚开始创业，恨不得一年就做成大公司，合伙人劝我慢一点，我又怕错过时机')).toBe('situation.work.impatient-for-results');
+    expectSituations([
+      ['考研二战中，每天在桌前坐十个小时，可书根本看不进去，看了也不明白，越学越烦躁', 'situation.study.reading-without-understanding'],
+      ['我每天刷短视频、追剧到凌晨，眼睛都花了，脑子也空了，明知道不好就是停不下来', 'situation.habits.scrolling-emptiness'],
+      ["I got laid off in March. We've cut back on everything and my wife is embarrassed that we can't keep up with the neighbours anymore", 'situation.money.newly-poor'],
+      ["A coworker presented my analysis as his own in front of our director. I'm seething and planning to call him out at tomorrow's all-hands", 'situation.conflict.badmouthed'],
+      ['刚开始创业，恨不得一年就做成大公司，合伙人劝我慢一点，我又怕错过时机', 'situation.work.impatient-for-results'],
+    ]);
     expect(locatorsOf('今年四十了，工作平平，也没什么名气，看着同龄人都混出头了，心里很慌，觉得这辈子就这样了。')).toContain('Analects 9.23');
     expect(locatorsOf('从小我妈就拿我跟别人家孩子比，现在我自己也停不下来，天天看同学朋友圈，比工资比房子，越比越难受。有什么办法吗？')).toContain('Chuanxilu 107');
   });
@@ -1486,9 +1519,11 @@ describe('Intent and Evidence: set 53 tuning', () => {
   });
 
   it('knows the bar exam, a friend\'s dubious investment and procrastination on a thesis', () => {
-    expect(situationOf("I'm studying for the bar exam, reading like 10 hours a day, but nothing sticks and I feel like I'm not progressing at all")).toBe('situation.study.reading-without-understanding');
-    expect(situationOf('有个好朋友最近在搞一个我觉得很不靠谱的投资，我劝过两次了他不听，再说下去他好像要烦我了')).toBe('situation.friendship.advice-not-taken');
-    expect(situationOf('写毕业论文总想着等资料看全了、想清楚了再动笔，结果拖了三个月一个字没写')).toBe('situation.study.procrastination');
+    expectSituations([
+      ["I'm studying for the bar exam, reading like 10 hours a day, but nothing sticks and I feel like I'm not progressing at all", 'situation.study.reading-without-understanding'],
+      ['有个好朋友最近在搞一个我觉得很不靠谱的投资，我劝过两次了他不听，再说下去他好像要烦我了', 'situation.friendship.advice-not-taken'],
+      ['写毕业论文总想着等资料看全了、想清楚了再动笔，结果拖了三个月一个字没写', 'situation.study.procrastination'],
+    ]);
   });
 
   it('knows the stories told otherwise in set 53, in the wordings the earlier entries missed', () => {
@@ -1507,14 +1542,18 @@ describe('Intent and Evidence: set 53 tuning', () => {
 
 describe('Intent and Evidence: set 54 tuning', () => {
   it('knows micromanaging code reviews, extra worksheets, a shady sign-off, endless preparation, giving for praise and brighter classmates', () => {
-    expect(situationOf('我刚升项目经理，什么事都想亲自盯，每个人的代码我都要看一遍，结果团队越来越被动')).toBe('situation.work.leading-a-team');
-    expect(situationOf('儿子上初二，成绩跟不上，我每天给他加三套卷子，他越来越抵触，现在连话都不跟我说了')).toBe('situation.parenting.teen-withdraws');
-    expect(situationOf("My boss is doing shady stuff and wants me to sign off on it. Do I stay or just quit?")).toBe('situation.work.corrupt-workplace');
+    expectSituations([
+      ['我刚升项目经理，什么事都想亲自盯，每个人的代码我都要看一遍，结果团队越来越被动', 'situation.work.leading-a-team'],
+      ['儿子上初二，成绩跟不上，我每天给他加三套卷子，他越来越抵触，现在连话都不跟我说了', 'situation.parenting.teen-withdraws'],
+      ["My boss is doing shady stuff and wants me to sign off on it. Do I stay or just quit?", 'situation.work.corrupt-workplace'],
+    ]);
     expect(situationOf("My manager keeps making what I think is a bad call. I've raised it twice already and he's getting irritated")).not.toBe('situation.work.corrupt-workplace');
-    expect(situationOf("I keep reading books about productivity and designing my perfect system, but I never actually start the big project")).toBe('situation.habits.knowing-not-doing');
-    expect(situationOf('我每年捐不少钱，也常去做志愿者，但心里总希望别人知道、夸我几句')).toBe('situation.study.learning-for-show');
-    expect(situationOf('研究生同门都比我聪明，发论文也比我多，我常常觉得自己天资太差')).toBe('situation.comparison.behind-peers');
-    expect(situationOf('和朋友相处时我总想在嘴上压对方一头，结果关系越来越差')).toBe('situation.friendship.competing-with-friends');
+    expectSituations([
+      ["I keep reading books about productivity and designing my perfect system, but I never actually start the big project", 'situation.habits.knowing-not-doing'],
+      ['我每年捐不少钱，也常去做志愿者，但心里总希望别人知道、夸我几句', 'situation.study.learning-for-show'],
+      ['研究生同门都比我聪明，发论文也比我多，我常常觉得自己天资太差', 'situation.comparison.behind-peers'],
+      ['和朋友相处时我总想在嘴上压对方一头，结果关系越来越差', 'situation.friendship.competing-with-friends'],
+    ]);
   });
 
   it('knows the stories told otherwise in set 54', () => {
@@ -1530,11 +1569,13 @@ describe('Intent and Evidence: set 54 tuning', () => {
 
 describe('Intent and Evidence: set 55 tuning', () => {
   it('knows a raise gone to the head, a stable job left for a bakery, a nagged teenager, exam drills and a reading-only thesis', () => {
-    expect(situationOf('升职加薪以后，我发现自己说话越来越冲，总觉得别人不如我，朋友都说我变了')).toBe('situation.success.getting-arrogant');
-    expect(situationOf("I'm thinking about quitting a stable government job to open a bakery. Everyone says I'm being reckless")).toBe('situation.career.stability-or-dream');
-    expect(situationOf('My 15-year-old procrastinates on everything. I nag him constantly and it just makes him shut down')).toBe('situation.parenting.teen-withdraws');
-    expect(situationOf('在准备考公，每天刷题刷到麻木，总觉得这种应试跟“修身做人”完全不沾边')).toBe('situation.work.no-time-to-learn');
-    expect(situationOf("PhD student here. I have 400 papers in my reference manager and I've written maybe 5 pages of my thesis. My advisor says I read instead of doing")).toBe('situation.habits.knowing-not-doing');
+    expectSituations([
+      ['升职加薪以后，我发现自己说话越来越冲，总觉得别人不如我，朋友都说我变了', 'situation.success.getting-arrogant'],
+      ["I'm thinking about quitting a stable government job to open a bakery. Everyone says I'm being reckless", 'situation.career.stability-or-dream'],
+      ['My 15-year-old procrastinates on everything. I nag him constantly and it just makes him shut down', 'situation.parenting.teen-withdraws'],
+      ['在准备考公，每天刷题刷到麻木，总觉得这种应试跟“修身做人”完全不沾边', 'situation.work.no-time-to-learn'],
+      ["PhD student here. I have 400 papers in my reference manager and I've written maybe 5 pages of my thesis. My advisor says I read instead of doing", 'situation.habits.knowing-not-doing'],
+    ]);
     expect(situationOf('我老是拿自己跟同学比，看到别人比我强就难受好几天')).not.toBe('situation.career.laid-off');
   });
 
