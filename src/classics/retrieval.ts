@@ -20,14 +20,14 @@ export interface Hit {
   conceptIds: string[];
 }
 
+/** A unit carried by this many passages or fewer is rare enough to name them (see search). */
+const RARE_UNIT = 3;
+
 /**
  * One thing a question asks about, as retrieval and evidence match it: a single term, or a
  * synonym group (了解 ~ 知 ~ understand) that a passage carries when it has every term of any one
  * of the group's words.
  */
-/** A unit carried by this many passages or fewer is rare enough to name them (see search). */
-const RARE_UNIT = 3;
-
 export interface QueryUnit {
   /** The term the question has, or syn:<first word of the group>. */
   label: string;

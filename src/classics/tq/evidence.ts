@@ -560,7 +560,8 @@ export function scopeFor(intent: Intent, requested: RetrievalScope): RetrievalSc
  * Whether a question names a concept by more than one everyday English word: by a Han name (a
  * one-character name in an everyday word, 空 in 太空, is no mention to begin with), its
  * romanisation, or an English name of several words (innate knowing). "empty", "diamond" and
- * "nature" alone are everyday words as often as names.
+ * "nature" alone are everyday words as often as names. With `phrasesOnly`, only a lower-case
+ * English name of several words counts, found as whole words (in the question as asked).
  */
 function namedFully(concept: Concept, content: string, phrasesOnly = false): boolean {
   return [concept.zh, concept.zh_traditional, concept.pinyin, concept.pinyin_plain, concept.en, ...concept.aliases].some((name) => {
