@@ -209,7 +209,11 @@ export class QuoteMatcher {
       this.floor === QUOTE_FLOOR
         ? sentences.flatMap((sentence) => {
             const clauses = sentence.split(/[，,、：:]/u);
-            return clauses.every((c) => (c.match(/\p{Script=Han}/gu) ?? []).length >= 3) ? clauses : [sentence];
+            const han = (c: string) => (c.match(/\p{Script=Han}/gu) ?? []).length;
+            if (clauses.every((c) => han(c) >= 3)) return clauses;
+            // A list of three or more names (无我相、人相、众生相、寿者相) is quoted item by item:
+            // the asker writes a negation once that the text repeats before each (无我相、无人相…).
+            return (sentence.match(/、/gu) ?? []).length >= 2 && clauses.every((c) => han(c) >= 2) ? clauses : [sentence];
           })
         : sentences;
     this.pieces = pieces.map((piece) => QuestionMatcher.of(piece, retrieval)).filter((m) => m.units.length > 0);
@@ -228,7 +232,9 @@ export class QuoteMatcher {
   alteredIn(passageIds: string[]): boolean {
     const texts = passageIds.map((id) => this.retrieval.hanTextOf(id));
     // Short clauses (父母在，可远游) are read together: the line as a whole has the changed character.
-    const whole = this.floor === QUOTE_FLOOR ? hanOnly(this.text) : '';
+    // A list (无我相、人相…) is not: run together, it differs by one character from the same list
+    // said the other way round (有我相、人相…).
+    const whole = this.floor === QUOTE_FLOOR && (this.text.match(/、/gu) ?? []).length < 2 ? hanOnly(this.text) : '';
     const pieces = Array.from(whole).length >= 6 ? [...this.clauses, whole] : this.clauses;
     return pieces.some((clause) => !texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t)));
   }
@@ -326,9 +332,10 @@ const OUTSIDE_WORKS = /系辞|繫辭|大传|文言传?|说卦|序卦|杂卦|十�
 
 /**
  * Things of the modern world that no classic can speak of: computing and its machines, networks
- * and their media, digital money. Bare "AI" is left out: it is also Xu Ai and Duke Ai.
+ * and their media, digital money, papers and passes, and the measures of modern science (cortisol,
+ * clinical trials, brain scans). Bare "AI" is left out: it is also Xu Ai and Duke Ai.
  */
-const MODERN_THINGS = /人工智能|机器人|区块链|比特币|加密货币|数字货币|元宇宙|互联网|智能手机|社交媒体|短视频|电子游戏|\bartificial intelligence\b|\b(?:generative )?ai (?:systems?|models?|chatbots?|tools?|art|assistants?)\b|\bchatgpt\b|\brobots?\b|\bcomputers?\b|\binternet\b|\bsmartphones?\b|\bsocial media\b|\bbitcoin\b|\bcrypto(?:currenc(?:y|ies))?\b|\bblockchain\b|\bvideo games?\b|\btiktok\b|\binstagram\b|\bpassports?\b|\bvisas?\b|\bdriver'?s licen[cs]e\b|\btax returns?\b|\bwi-?fi\b|\blaptops?\b|护照|签证|驾照|报税/iu;
+const MODERN_THINGS = /人工智能|机器人|区块链|比特币|加密货币|数字货币|元宇宙|互联网|智能手机|社交媒体|短视频|电子游戏|\bartificial intelligence\b|\b(?:generative )?ai (?:systems?|models?|chatbots?|tools?|art|assistants?)\b|\bchatgpt\b|\brobots?\b|\bcomputers?\b|\binternet\b|\bsmartphones?\b|\bsocial media\b|\bbitcoin\b|\bcrypto(?:currenc(?:y|ies))?\b|\bblockchain\b|\bvideo games?\b|\btiktok\b|\binstagram\b|\bpassports?\b|\bvisas?\b|\bdriver'?s licen[cs]e\b|\btax returns?\b|\bwi-?fi\b|\blaptops?\b|护照|签证|驾照|报税|\bcortisol\b|\bscientific (?:evidence|studies|research|proof)\b|\bclinical (?:trials?|studies)\b|\bneuroscience\b|\bbrain scans?\b|\bfmri\b|皮质醇|科学(?:证据|研究|实验)|临床(?:试验|研究)|脑科学|神经科学/iu;
 
 /** Whether a question names a thing of the modern world that the classics cannot speak of. */
 export const namesModernThing = (question: string): boolean => MODERN_THINGS.test(normalize(question));
@@ -641,17 +648,29 @@ const hasWordForWord = (q: QuoteMatcher, id: string, retrieval: Retrieval) => as
 function misplacedLine(references: Passage[], quotes: QuoteMatcher[], k: Knowledge, retrieval: Retrieval): boolean {
   const lines = references.filter((p) => HEXAGRAM_LINE.test(p.locator));
   if (!lines.length) return false;
-  return classicalLines(quotes).some((q) =>
-    lines.every((p) => {
-      if (hasWordForWord(q, p.id, retrieval)) return false;
-      const hexagram = HEXAGRAM_LINE.exec(p.locator)![1]!;
-      for (let n = 1; n <= 6; n++) {
-        const other = k.passageByLocator.get(`${hexagram} line ${n}`);
-        if (other && other.id !== p.id && hasWordForWord(q, other.id, retrieval)) return true;
-      }
-      return false;
-    }),
-  );
+  const otherLines = (p: Passage) => {
+    const hexagram = HEXAGRAM_LINE.exec(p.locator)![1]!;
+    return [1, 2, 3, 4, 5, 6].map((n) => k.passageByLocator.get(`${hexagram} line ${n}`)).filter((o): o is Passage => !!o && o.id !== p.id);
+  };
+  if (classicalLines(quotes).some((q) => lines.every((p) => !hasWordForWord(q, p.id, retrieval) && otherLines(p).some((o) => hasWordForWord(q, o.id, retrieval))))) return true;
+  // An English line ("flying dragon in the heavens" given as Qian's top line) is the line whose
+  // rendering has all of its words, when the line pointed at has at most half of them.
+  return quotes.some((q) => {
+    const terms = quoteTerms(q);
+    return terms.length >= 3 && lines.every((p) => sharedShare(terms, p.en) <= 0.5 && otherLines(p).some((o) => sharedShare(terms, o.en) === 1));
+  });
+}
+
+/** The content words of an English quote; none for a Chinese one. */
+function quoteTerms(q: QuoteMatcher): string[] {
+  if (/\p{Script=Han}/u.test(q.text)) return [];
+  return [...new Set(englishTerms(normalize(q.text)))].filter((t) => !GENERIC_ENGLISH.has(t));
+}
+
+/** The share of these words that an English rendering has. */
+function sharedShare(terms: string[], en: string | undefined): number {
+  const own = new Set(englishTerms(normalize(en ?? '')));
+  return terms.filter((t) => own.has(t)).length / terms.length;
 }
 
 /**
@@ -667,15 +686,10 @@ function misplacedInClassic(references: Passage[], quotes: QuoteMatcher[], hits:
   // An English line, translated one way or another, is the passage whose rendering shares a third
   // of its words or more ("a journey of a thousand miles begins with a single step": chapter 64's
   // "a journey of a thousand li"), when the chapter pointed at shares next to none of them.
-  const share = (terms: string[], en: string | undefined) => {
-    const own = new Set(englishTerms(normalize(en ?? '')));
-    return terms.filter((t) => own.has(t)).length / terms.length;
-  };
   return quotes.some((q) => {
-    if (/\p{Script=Han}/u.test(q.text)) return false;
-    const terms = [...new Set(englishTerms(normalize(q.text)))].filter((t) => !GENERIC_ENGLISH.has(t));
+    const terms = quoteTerms(q);
     if (terms.length < 4) return false;
-    return references.every((p) => share(terms, p.en) < 0.2) && hits.some((h) => sameClassic(h) && share(terms, h.passage.en) >= 0.33);
+    return references.every((p) => sharedShare(terms, p.en) < 0.2) && hits.some((h) => sameClassic(h) && sharedShare(terms, h.passage.en) >= 0.33);
   });
 }
 

@@ -1592,6 +1592,54 @@ describe('Intent and Evidence: set 55 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 56 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads what came after a divorce or a layoff as a story told without 我', () => {
+    expect(intentOf('失业以后搬回老家，以前一起读书的朋友都联系不上了，一个人怎么坚持修身？').kind).toBe('situational');
+    expect(intentOf('孔子退休以后做了什么？').kind).not.toBe('situational');
+  });
+
+  it('reads a quoted list item by item, with the negation the asker wrote once', () => {
+    const found = locatorsOf('金刚经说“无我相、人相、众生相、寿者相”，这是什么意思？');
+    expect(found, found.join()).toContain('Diamond Sutra 14');
+    // One character changed inside a listed item is still a change of the line.
+    expect(locatorsOf('金刚经说“无我相、人相、众生相、寿命相”，这是什么意思？')).not.toContain('Diamond Sutra 14');
+  });
+
+  it('holds an English line to the hexagram line it is given to', () => {
+    expect(locatorsOf("Why is the top line of Qian, 'flying dragon in the heavens', the luckiest of the six?")).toEqual([]);
+    expect(locatorsOf("Why does the fifth line of Qian, 'flying dragon in the heavens', say it pays to see the great person?")).toContain('Yijing 1 (Qian) line 5');
+  });
+
+  it('does not stretch the classics to cortisol or clinical trials', () => {
+    expect(namesModernThing('Do clinical trials show that following the Analects lowers cortisol?')).toBe(true);
+    expect(locatorsOf('有没有科学研究证明打坐真的能降低皮质醇？')).toEqual([]);
+    expect(namesModernThing('What does the Daodejing say about stillness?')).toBe(false);
+  });
+
+  it('knows an anger replayed after public humiliation, a proud father, an ageing parent clinging to money and sudden wealth', () => {
+    expectSituations([
+      ['I got torn apart by my supervisor in front of the whole department, and a week later I still replay it and write angry replies in my head', 'situation.anger.humiliated-replaying'],
+      ['被主管当着全部门的面数落了一顿，好几天过去了，脑子里还在一遍遍回放，想着怎么怼回去', 'situation.anger.humiliated-replaying'],
+      ['我在家一向说一不二，脾气也倔，儿子上初中后老顶嘴，老婆说我太傲', 'situation.family.proud-father'],
+      ['我妈七十了，退休以后天天盯着理财收益，少一点都睡不着，越老越放不下钱', 'situation.ageing.clinging-to-money'],
+      ['We sold our company last year and suddenly have more money than we ever imagined; part of me wants a huge house and a sports car', 'situation.money.showing-off'],
+    ]);
+    expect(situationOf('开车被人加塞，我能骂一路')).not.toBe('situation.anger.humiliated-replaying');
+  });
+
+  it('knows the story of the sheep told the other way round', () => {
+    expectStories(
+      [
+        ['Why does Confucius praise the son who testified against his father for stealing a sheep?', 'unrecorded.analects-13-18-reversed'],
+        ['孔子称赞那个告发父亲偷羊的儿子正直，这跟孝道矛盾吗？', 'unrecorded.analects-13-18-reversed'],
+      ],
+      ['What does Confucius say about the son who testified that his father stole a sheep?', '叶公说儿子告发父亲偷羊是直，孔子怎么回答？'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
