@@ -1640,6 +1640,45 @@ describe('Intent and Evidence: set 56 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 57 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads what two answers have in common as a comparison of their subject', () => {
+    const q = '关于生死，孔子和王阳明的回答有什么相通的地方？';
+    expect(intentOf(q).kind).toBe('comparative');
+    expect(intentOf(q).content).not.toContain('地方');
+    const found = locatorsOf(q);
+    expect(found.some((l) => l.startsWith('Analects')) && found.some((l) => l.startsWith('Chuanxilu')), found.join()).toBe(true);
+  });
+
+  it('reads the year of a venture the asker is in (创业第三年) as a story told without 我', () => {
+    expect(intentOf('开店第二年，创业第二年就亏光了积蓄，易经里哪一卦讲怎么渡过难关？').kind).toBe('situational');
+    expect(intentOf('易经第三卦讲的是什么？').kind).not.toBe('situational');
+  });
+
+  it('knows a scam that left the asker suspicious, a remote posting, a mocked daily recitation and a lazy teenager', () => {
+    expectSituations([
+      ["A so-called friend borrowed a lot of money and vanished. Now I suspect everyone I meet; how do I stay open without being naive?", 'situation.friendship.burned-once'],
+      ['单位把我派到西部一个偏远小县城工作两年，大家都说那里又穷又落后，我心里很抵触', 'situation.moving.new-city'],
+      ['我每天早上念一遍金刚经，同事知道后笑我迷信、老古董，心里挺不是滋味', 'situation.anxiety.looked-down-on'],
+      ['My 15-year-old sleeps until noon every day and is on video games all night', 'situation.parenting.lazy-teen'],
+    ]);
+    const soccer = trustedQuery({ query: 'Can someone explain the offside rule in soccer? My son just started playing.', knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, 'q');
+    expect(soccer.answer.abstention, soccer.answer.citations.map((c) => c.locator).join()).not.toBeNull();
+  });
+
+  it('knows the stories told otherwise in set 57', () => {
+    expectStories(
+      [
+        ['“以德报怨”是孔子主张的吧？我想用它劝朋友。', 'unrecorded.confucius-repay-with-virtue'],
+        ['The Diamond Sutra urges bodhisattvas to adorn Buddha-lands so they pile up merit. How should I start?', 'unrecorded.ds-adorn-lands-for-merit'],
+        ['金刚经教人要努力庄严佛土来积累功德，具体怎么做？', 'unrecorded.ds-adorn-lands-for-merit'],
+      ],
+      ['“以德报怨”是孔子说的吗？', 'What does the Diamond Sutra say about adorning Buddha-lands?', '金刚经怎么说庄严佛土？'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
