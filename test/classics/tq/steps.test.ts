@@ -1679,6 +1679,40 @@ describe('Intent and Evidence: set 57 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 58 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads "what lesson does each draw from it" and "what counts as" as the frame, not the subject', () => {
+    const q = 'Laozi and Confucius both talk about water. What lesson does each of them draw from it?';
+    expect(intentOf(q).content).not.toMatch(/lesson|draw/);
+    const found = locatorsOf(q);
+    expect(found.some((l) => l === 'Daodejing 8' || l === 'Daodejing 78') && found.some((l) => l.startsWith('Analects')), found.join()).toBe(true);
+    expect(intentOf('What counts as courage for Confucius?').content).not.toContain('counts');
+  });
+
+  it('knows a costly mistake replayed at night, greed after speculating, a partner\'s fraud and a mind forced empty', () => {
+    expectSituations([
+      ['A bad call of mine cost the team a major client. Everyone says move on, but I keep replaying the mistake every night', 'situation.failure.regret-past-mistakes'],
+      ['I lost half my savings chasing quick gains. I knew I was greedy and still could not stop wanting more', 'situation.money.never-enough'],
+      ['被合伙人骗过一回，现在跟谁打交道都先怀疑对方在骗我，累，还得罪了不少人', 'situation.friendship.burned-once'],
+      ['每天冥想半小时，想让脑子里一个念头都没有，结果越清空念头越多，更焦虑了', 'situation.practice.emptying-the-mind'],
+    ]);
+    expect(situationOf('My manager presented my project to leadership as his own and I am furious')).not.toBe('situation.failure.regret-past-mistakes');
+  });
+
+  it('knows the stories told otherwise in set 58', () => {
+    expectStories(
+      [
+        ['When Yan Hui died, why did Confucius insist on a lavish funeral?', 'unrecorded.yan-hui-lavish-funeral'],
+        ['颜回死后，孔子为什么坚持厚葬他？', 'unrecorded.yan-hui-lavish-funeral'],
+        ['How did Wang Yangming die, and what were his last words?', 'unrecorded.wang-death'],
+        ['金刚经教人观想佛的三十二相，说这样就能见到如来，出自哪一分？', 'unrecorded.ds-buddha-by-marks'],
+      ],
+      ['What did Confucius say when the disciples wanted a lavish funeral for Yan Hui?', '王阳明怎么看生死？', '金刚经怎么说三十二相？'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
