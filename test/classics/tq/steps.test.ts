@@ -1713,6 +1713,33 @@ describe('Intent and Evidence: set 58 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 59 tuning', () => {
+  it('knows a reading streak posted for show, chasing losses, cheating competitors, ignored advice, midlife without a name and a strict father', () => {
+    expectSituations([
+      ['每天在朋友圈晒读书打卡，老实说一半是想让人觉得我上进', 'situation.study.learning-for-show'],
+      ['炒币亏了二十多万，天天琢磨着加仓翻本，家里人都拦不住', 'situation.money.investment-loss'],
+      ["My competitors cut corners and cheat on materials, and they're doing better than my honest shop. I'm tempted", 'situation.ethics.tempting-money'],
+      ['给领导提了好多次建议，他一次都没听，还嫌我烦。是继续说、闭嘴还是辞职？', 'situation.work.advice-ignored'],
+      ["I'm 45, still mid-level, and everyone I graduated with has a title. I feel I've accomplished nothing", 'situation.midlife.nothing-to-show'],
+      ['我管孩子特别严，老婆嫌我凶，孩子见了我就躲，可一松手孩子又没规矩', 'situation.parenting.too-strict'],
+      ['晚上睡不着，试过冥想，越想让自己静下来脑子反而越乱', 'situation.practice.emptying-the-mind'],
+    ]);
+    expect(situationOf('我老是拿自己跟同学比，看到别人比我强就难受好几天')).toBe('situation.comparison.behind-peers');
+  });
+
+  it('knows the stories told otherwise in set 59', () => {
+    expectStories(
+      [
+        ['What did Laozi think of Han Feizi and the Legalists?', 'unrecorded.legalists-after-confucius'],
+        ['孔子怎么评价法家的韩非？', 'unrecorded.legalists-after-confucius'],
+        ["Wang Yangming argues that you must know the road before you walk it, so knowing comes first. How is that his unity of knowing and acting?", 'unrecorded.wang-knowing-before-acting'],
+        ['Daodejing chapter 80 pictures a vast unified empire where neighbouring states trade with each other all the time. Why?', 'unrecorded.daodejing-80-reversed'],
+      ],
+      ['What does Confucius say about governing by punishments?', '王阳明怎么回答“知食乃食”的说法？', 'What does Daodejing chapter 80 say about neighbouring states?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
