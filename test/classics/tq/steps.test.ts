@@ -1740,6 +1740,38 @@ describe('Intent and Evidence: set 59 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 60 tuning', () => {
+  it('knows a couple who bicker over small things, a new retiree, revenge after humiliation and a busy official', () => {
+    expectSituations([
+      ['我和老婆结婚六年了，总为小事吵架，越来越说不到一块去', 'situation.marriage.constant-fights'],
+      ['退休刚半年，天天在家闲着，觉得自己老了没用了', 'situation.retirement.loss-of-purpose'],
+      ['开会时被同事当众羞辱了，现在满脑子都是怎么报复他', 'situation.anger.humiliated-replaying'],
+      ["I'm a county official buried in paperwork and court cases, with no time left to study or cultivate myself", 'situation.work.no-time-to-learn'],
+    ]);
+  });
+
+  it('gives the new perspectives the passages they cite', () => {
+    const humiliated = lib.knowledge.situations.find((s) => s.id === 'situation.anger.humiliated-replaying')!;
+    expect(humiliated.perspectives.buddhist?.passage_ids).toEqual(['ds.14']);
+    expect(humiliated.perspectives.confucian?.passage_ids).toContain('lunyu.8.5');
+    const fights = lib.knowledge.situations.find((s) => s.id === 'situation.marriage.constant-fights')!;
+    expect(fights.perspectives.confucian?.passage_ids).toEqual(expect.arrayContaining(['yijing.37.judgment', 'yijing.38.image', 'yijing.32.image']));
+  });
+
+  it('knows the stories told otherwise in set 60', () => {
+    expectStories(
+      [
+        ['金刚经里佛陀教弟子靠观想如来的三十二相来见如来，该怎么观？', 'unrecorded.ds-buddha-by-marks'],
+        ['金刚经第一分说佛陀在灵鹫山为五百罗汉说法，为什么是灵鹫山？', 'unrecorded.ds-vulture-peak'],
+        ['Did Confucius write the Tuan and Image commentaries of the Yijing himself?', 'unrecorded.yijing-authorship'],
+        ['In chapter 80 Laozi praises big populous states where neighbours trade and travel constantly. Why?', 'unrecorded.daodejing-80-reversed'],
+        ["Confucius said 'The Way that can be spoken of is not the constant Way.' Where in the Analects?", 'unrecorded.daodejing-1-credited-to-confucius'],
+      ],
+      ['金刚经第一分讲佛陀在哪里说法？', 'What do the Tuan and Image commentaries of hexagram 1 say?', "Which chapter says 'the Way that can be spoken of is not the constant Way'?"],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
