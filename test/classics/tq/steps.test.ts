@@ -1772,6 +1772,35 @@ describe('Intent and Evidence: set 60 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 61 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads 眼病 as the 病目 of Chuanxilu 123', () => {
+    expect(locatorsOf('王阳明怎么看待学生的眼病？')).toContain('Chuanxilu 123');
+  });
+
+  it('knows enthusiasm that never lasts, and a friend at work warned twice', () => {
+    expectSituations([
+      ['快四十岁了，做什么都是三分钟热度，定了一堆目标没一个坚持到底', 'situation.habits.no-perseverance'],
+      ["A colleague who's also a friend keeps making poor decisions. I've warned him twice; do I keep pushing or back off?", 'situation.friendship.advice-not-taken'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 61', () => {
+    expectStories(
+      [
+        ['传习录里王阳明劝萧惠多读佛经，说佛道比儒学高明，原文在哪？', 'unrecorded.wang-urges-buddhist-books'],
+        ["When Bo Yu died, why did Confucius cry 'Heaven has destroyed me'?", 'unrecorded.bo-yu-heaven-destroyed'],
+        ['Why did Confucius love to talk about prodigies and spirits?', 'unrecorded.confucius-loved-prodigies'],
+        ['How does the Mawangdui text of the Daodejing differ from the received one?', 'unrecorded.daodejing-manuscripts'],
+        ['Why does Laozi recommend many clear laws and prohibitions?', 'unrecorded.daodejing-many-laws'],
+        ['王阳明主张一定要先知道透了然后才能去行，出自哪一段？', 'unrecorded.wang-knowing-before-acting'],
+      ],
+      ['王阳明对萧惠好仙释说了什么？', "What did Confucius cry when Yan Yuan died?", 'What did the Master not speak of?', 'What does Daodejing 57 say about laws and prohibitions?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
