@@ -654,10 +654,18 @@ function misplacedLine(references: Passage[], quotes: QuoteMatcher[], k: Knowled
   };
   if (classicalLines(quotes).some((q) => lines.every((p) => !hasWordForWord(q, p.id, retrieval) && otherLines(p).some((o) => hasWordForWord(q, o.id, retrieval))))) return true;
   // An English line ("flying dragon in the heavens" given as Qian's top line) is the line whose
-  // rendering has all of its words, when the line pointed at has at most half of them.
+  // rendering has most of its words, when the line pointed at has at most half of them and the
+  // other has at least a third more (a quote may add words the rendering puts otherwise:
+  // "great good fortune").
   return quotes.some((q) => {
     const terms = quoteTerms(q);
-    return terms.length >= 3 && lines.every((p) => sharedShare(terms, p.en) <= 0.5 && otherLines(p).some((o) => sharedShare(terms, o.en) === 1));
+    return (
+      terms.length >= 3 &&
+      lines.every((p) => {
+        const own = sharedShare(terms, p.en);
+        return own <= 0.5 && otherLines(p).some((o) => sharedShare(terms, o.en) >= Math.max(0.6, own + 0.34));
+      })
+    );
   });
 }
 

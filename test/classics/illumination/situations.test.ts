@@ -95,7 +95,7 @@ describe('illumination over the packs\u2019 situations', () => {
   it('meets being swayed by praise, wanting to leave the world, and blaming a teammate, with their own passages', () => {
     meets([
       ['上司夸了我一次，之后我一直怕失宠，一被批评就难受好几天', 'situation.anxiety.praise-and-blame', 'daoist', ['ddj.13']],
-      ['I am so sick of work and people that I want to go live alone in the mountains for good', 'situation.decisions.retreat-from-world', 'confucian', ['lunyu.18.6', 'lunyu.8.13']],
+      ['I am so sick of work and people that I want to go live alone in the mountains for good', 'situation.decisions.retreat-from-world', 'confucian', ['lunyu.18.6', 'lunyu.8.13', 'yijing.33.judgment']],
       ['My coworker messed up the launch and I want to blame him publicly, but my boss says look at my own part first', 'situation.work.blame-teammate', 'confucian', ['lunyu.15.21', 'lunyu.15.15']],
     ]);
   });

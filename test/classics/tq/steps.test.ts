@@ -1794,9 +1794,37 @@ describe('Intent and Evidence: set 61 tuning', () => {
         ['Why did Confucius love to talk about prodigies and spirits?', 'unrecorded.confucius-loved-prodigies'],
         ['How does the Mawangdui text of the Daodejing differ from the received one?', 'unrecorded.daodejing-manuscripts'],
         ['Why does Laozi recommend many clear laws and prohibitions?', 'unrecorded.daodejing-many-laws'],
-        ['王阳明主张一定要先知道透了然后才能去行，出自哪一段？', 'unrecorded.wang-knowing-before-acting'],
+        ['王阳明主张一定要先知道透了然后才能去行，出自哪一段？', 'unrecorded.wang-know-before-acting'],
       ],
       ['王阳明对萧惠好仙释说了什么？', "What did Confucius cry when Yan Yuan died?", 'What did the Master not speak of?', 'What does Daodejing 57 say about laws and prohibitions?'],
+    );
+  });
+});
+
+describe('Intent and Evidence: set 62 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('holds an English line to its hexagram line though the quote adds words the rendering lacks', () => {
+    expect(locatorsOf("The top line of Qian says 'flying dragon in the heavens, great good fortune'. Why is it the best?")).toEqual([]);
+    expect(locatorsOf("The fifth line of Qian says 'flying dragon in the heavens, great good fortune'. Why is it the best?")).toContain('Yijing 1 (Qian) line 5');
+  });
+
+  it('knows a hurried toddler and a retreat to the mountains asked of the Yijing', () => {
+    expectSituations([
+      ['孩子才两岁半，我就忍不住教他认字、数数、学英语，是不是拔苗助长？', 'situation.parenting.hurrying-early-learning'],
+    ]);
+    expect(locatorsOf('受够了城市的浮躁，想辞职去山里隐居种菜。易经怎么看隐居？').some((l) => l.startsWith('Yijing 33'))).toBe(true);
+  });
+
+  it('knows the stories told otherwise in set 62', () => {
+    expectStories(
+      [
+        ['When Yan Hui died, Confucius told the disciples not to weep too much. Where is that?', 'unrecorded.yan-hui-do-not-weep'],
+        ['王阳明在龙场的山洞里打坐悟道，传习录怎么写的？', 'unrecorded.wang-longchang-cave'],
+        ['When was the Chuanxilu first printed?', 'unrecorded.chuanxilu-editions'],
+        ['Why does Wang Yangming insist that you must first know something fully before you can start acting on it?', 'unrecorded.wang-know-before-acting'],
+      ],
+      ['How did Confucius grieve when Yan Hui died?', '王阳明说在夷中三年悟到了什么？', 'Who recorded the first part of the Chuanxilu?'],
     );
   });
 });
