@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import type { Claim, Concept, ConflictRecord, GateFixture, Guidance, Misreading, Passage, Product, ReadingPath, Release, Situation, Source, Tradition, UnrecordedStory } from './model.js';
 import * as F from './pack-format.js';
-import { GateRulesFile, type GateRules } from '../gate/gate.js';
+import { GateRulesFile, patternsOf, type GateRules } from '../gate/gate.js';
 import { hexagramPassages } from './yijing.js';
 
 export interface LoadedPack {
@@ -161,16 +161,15 @@ export function loadKnowledge(classicsDir: string): LoadResult {
     if (existsSync(join(dir, 'gate-rules.json'))) {
       const rules = readJson(join(dir, 'gate-rules.json'), GateRulesFile, errors);
       if (rules) {
-        for (const rule of rules.rules) {
-          for (const pattern of [...rule.patterns, ...(rule.unless ?? [])]) {
-            try {
-              new RegExp(pattern, 'u');
-            } catch (error) {
-              errors.push(`${packId}/gate-rules.json: rule ${rule.id}: bad pattern (${(error as Error).message})`);
-            }
+        // Every pattern, not only the rules': one bad aside would stop the Gate from compiling at load.
+        for (const { where, pattern } of patternsOf(rules)) {
+          try {
+            new RegExp(pattern, 'gu');
+          } catch (error) {
+            errors.push(`${packId}/gate-rules.json: ${where}: bad pattern (${(error as Error).message})`);
           }
-          if (!rules.categories[rule.category]) errors.push(`${packId}/gate-rules.json: rule ${rule.id}: unknown category ${rule.category}`);
         }
+        for (const rule of rules.rules) if (!rules.categories[rule.category]) errors.push(`${packId}/gate-rules.json: rule ${rule.id}: unknown category ${rule.category}`);
         if (k.gateRules) errors.push(`${packId}: a second gate-rules.json`);
         k.gateRules = rules;
       }

@@ -62,6 +62,22 @@ export const GateRulesFile = z.object({
 });
 export type GateRules = z.infer<typeof GateRulesFile>;
 
+/** Every regular expression of a rule file, named by where it sits, so that the pack check can compile each. */
+export function patternsOf(rules: GateRules): { where: string; pattern: string }[] {
+  const single = (['aboutClassics', 'misreadingJustification', 'misreadingPremise', 'personalRequest', 'aboutText', 'reflective'] as const).flatMap((key) =>
+    rules[key] ? [{ where: key, pattern: rules[key]! }] : [],
+  );
+  return [
+    ...single,
+    ...(rules.aside ?? []).map((pattern, i) => ({ where: `aside[${i}]`, pattern })),
+    ...(rules.anchors ?? []).map((pattern, i) => ({ where: `anchors[${i}]`, pattern })),
+    ...(rules.spellings ?? []).map((s, i) => ({ where: `spellings[${i}]`, pattern: s.pattern })),
+    ...(rules.domains ?? []).map((d) => ({ where: `domain ${d.id}`, pattern: d.pattern })),
+    ...(rules.misreadingPatterns ?? []).flatMap((m) => m.patterns.map((pattern) => ({ where: `misreadingPatterns ${m.misreading}`, pattern }))),
+    ...rules.rules.flatMap((r) => [...r.patterns, ...(r.unless ?? [])].map((pattern) => ({ where: `rule ${r.id}`, pattern }))),
+  ];
+}
+
 export interface MisreadingRule {
   id: string;
   assertions: string[];

@@ -114,6 +114,19 @@ describe('pack check', () => {
     expect(bad.errors.some((e) => /unrecorded story unrecorded\.test has a pattern that does not compile/.test(e))).toBe(true);
   });
 
+  it('fails on any Gate pattern that does not compile, an aside or an anchor as much as a rule', () => {
+    const rules = (edit: (r: Record<string, unknown>) => void) => {
+      const r: Record<string, unknown> = { version: 't', aboutClassics: '论语', categories: { crisis: { message_en: 'Please call a crisis line.', message_zh: '请拨打心理援助热线。' } }, rules: [{ id: 'crisis.t', category: 'crisis', patterns: ['不想活'] }] };
+      edit(r);
+      return fixture((f) => (f['gate-rules.json'] = r)).errors;
+    };
+    expect(rules(() => {})).toEqual([]);
+    // An escaped quote is fine in a JavaScript literal but not in a unicode-mode pattern.
+    expect(rules((r) => (r.aside = ['asking [\\"“]'])).some((e) => /gate-rules\.json: aside\[0\]: bad pattern/.test(e))).toBe(true);
+    expect(rules((r) => (r.anchors = ['(unclosed'])).some((e) => /anchors\[0\]: bad pattern/.test(e))).toBe(true);
+    expect(rules((r) => (r.rules = [{ id: 'crisis.t', category: 'crisis', patterns: ['[z-a]'] }])).some((e) => /rule crisis\.t: bad pattern/.test(e))).toBe(true);
+  });
+
   it('fails when a pack no longer matches its release checksum', () => {
     const { errors } = fixture(undefined, (dir) => writeFileSync(join(dir, 'passages.json'), JSON.stringify([passages[0]])));
     expect(errors).toContain('release r1: pack mini checksum differs from the release (run npm run packs:release)');
