@@ -1829,6 +1829,35 @@ describe('Intent and Evidence: set 62 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 63 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads a story that opens on living alone, and names the uncarved block however it is called', () => {
+    expect(intentOf('一个人住在老小区，夜里总疑神疑鬼，传习录里有人问过怕鬼的事吗？').kind).toBe('situational');
+    expect(locatorsOf('一个人住在老小区，夜里总疑神疑鬼，传习录里有人问过怕鬼的事吗？')).toContain('Chuanxilu 40');
+    expect(intentOf('一个人的德行从哪里来？').kind).not.toBe('situational');
+    expect(intentOf('What does the Daodejing mean by the unhewn wood?').concepts.map((c) => c.id)).toContain('concept.pu');
+  });
+
+  it('knows comparing pay with coworkers, suspicion after a cheating ex, and reading without understanding', () => {
+    expectSituations([
+      ['老是跟同事比工资、比升职、比谁更受领导待见，比完心里就堵', 'situation.comparison.behind-peers'],
+      ['前任骗过我，现在总怀疑男朋友在撒谎，还会偷看他手机', 'situation.friendship.burned-once'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 63', () => {
+    expectStories(
+      [
+        ["The last hexagram is 'After Completion'. Why does the book end there?", 'unrecorded.hexagram-63-64-swapped'],
+        ["Why does the Diamond Sutra say 'form is emptiness'?", 'unrecorded.form-is-emptiness-in-ds'],
+        ['Wang Yangming investigated the bamboo for seven days and had a breakthrough. What did he find?', 'unrecorded.wang-bamboo-understood'],
+      ],
+      ['What is the last hexagram of the Yijing?', 'What does the Diamond Sutra say about marks?', 'What happened when Wang Yangming investigated the bamboo?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
