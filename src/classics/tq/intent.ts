@@ -45,9 +45,9 @@ const JUDGED_TRADITION =
 const FRAME_WORDS = [
   // What a classic is asked to teach by its topic: "what lesson does each of them draw from it".
   // It needs "what" and "of", so it runs before the question words are taken out.
+  /\b(?:what|which) (?:lessons?|morals?|teachings?) (?:does|do|did|would|can) (?:each(?: of them)?|they|he|she|it|both(?: of them)?) (?:draw|take|get|learn|derive)(?: from (?:it|this|that|them))?\b/g,
   // What a thing is taken to be, not the thing: "what counts as wisdom", "what qualifies as".
   /\b(?:counts?|counted|qualif(?:y|ies)|passes) as\b/g,
-  /\b(?:what|which) (?:lessons?|morals?|teachings?) (?:does|do|did|would|can) (?:each(?: of them)?|they|he|she|it|both(?: of them)?) (?:draw|take|get|learn|derive)(?: from (?:it|this|that|them))?\b/g,
   // How often a classic is said to present something: "water shows up a lot in both". These
   // run before the question words below are taken out (they need "a", "in", "the", "of").
   /\b(?:show|shows|showed|showing|turn|turns|turned|crop|crops|cropped|come|comes|came) up(?: (?:a lot|often|so much|again and again|many times|repeatedly))?(?= (?:in|throughout|across)\b)/g,
