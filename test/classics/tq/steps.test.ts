@@ -1858,6 +1858,35 @@ describe('Intent and Evidence: set 63 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 64 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads a story that opens on a business just started or an exam failed again', () => {
+    expect(intentOf('刚开始创业，资金团队都没着落，易经有什么启发？').kind).toBe('situational');
+    expect(locatorsOf('刚开始创业，资金团队都没着落，易经有什么启发？')).toContain('Yijing 3 (Zhun)');
+    expect(intentOf('考研第二次又没上岸，很想放弃了，古人怎么看？').kind).toBe('situational');
+    expect(intentOf('孔子说的创业艰难是哪一章？').kind).not.toBe('situational');
+  });
+
+  it("knows losing one's temper with an elderly mother one cares for", () => {
+    expectSituations([
+      ['Looking after my elderly mother full time, I lose my temper with her and feel terrible afterwards', 'situation.caregiving.exhausted'],
+      ['天天照顾年迈的老母亲，总忍不住冲她发火，发完又后悔', 'situation.caregiving.exhausted'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 64', () => {
+    expectStories(
+      [
+        ['Confucius says he understood the Mandate of Heaven at forty. Why so early?', 'unrecorded.analects-2-4-ages-swapped'],
+        ['金刚经说菩萨布施时要牢记自己积下的福德，这是哪一分？', 'unrecorded.ds-give-with-merit-in-mind'],
+        ['Why does the Diamond Sutra say giving should always keep track of merit?', 'unrecorded.ds-give-with-merit-in-mind'],
+      ],
+      ['At what age did Confucius know the Mandate of Heaven?', '金刚经说布施时不要想着福德，为什么？', 'What does the Diamond Sutra say about the merit of giving?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
