@@ -242,13 +242,13 @@ export class QuoteMatcher {
   /**
    * Whether a passage carries the quote (see carried) at least at the floor, or has each of its
    * clauses word for word but for one character the quote leaves out: a line is often quoted
-   * without a particle of the text (无善无恶心之体 for 无善无恶是心之体).
+   * without a particle of the text (无善无恶心之体 for 无善无恶是心之体), or with another (豫兮 for 豫焉).
    */
   carries(passageId: string): boolean {
     if (this.clauses.length) {
       const text = this.retrieval.hanTextOf(passageId);
       const received = asReceived(text);
-      if (this.clauses.every((clause) => received.includes(asReceived(clause)) || oneLeftOut(clause, text))) return true;
+      if (this.clauses.every((clause) => received.includes(asReceived(clause)) || oneLeftOut(clause, text) || particleSwapped(clause, text))) return true;
     }
     // A sentence has no term its passage lacks, so a piece the passage as a whole carries below
     // the floor is carried no better by any one sentence: no need to read them.
@@ -491,6 +491,27 @@ export function altered(clause: string, text: string): boolean {
     const a = q[changed]!;
     const b = t[i + changed]!;
     if (misses === 1 && !(PARTICLE_SWAPS.has(a) && PARTICLE_SWAPS.has(b)) && asReceived(a) !== asReceived(b)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the text has the clause with one particle in place of another (豫兮若冬涉川 for the
+ * received 豫焉若冬涉川): editions and memory differ in particles, and the line is still the line.
+ */
+export function particleSwapped(clause: string, text: string): boolean {
+  const q = Array.from(clause);
+  const t = Array.from(text);
+  outer: for (let i = 0; i + q.length <= t.length; i++) {
+    let swapped = false;
+    for (let j = 0; j < q.length; j++) {
+      const a = q[j]!;
+      const b = t[i + j]!;
+      if (a === b) continue;
+      if (swapped || !PARTICLE_SWAPS.has(a) || !PARTICLE_SWAPS.has(b)) continue outer;
+      swapped = true;
+    }
+    return true;
   }
   return false;
 }

@@ -1887,6 +1887,53 @@ describe('Intent and Evidence: set 64 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 65 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('takes a quote with one particle for another as the line, but not a changed word', () => {
+    expect(locatorsOf('“豫兮若冬涉川”这一句出自《道德经》第几章？')).toContain('Daodejing 15');
+    expect(locatorsOf('“豫兮若夏涉川”这一句出自《道德经》第几章？')).toEqual([]);
+  });
+
+  it('reads a story that opens on a year at college or on money lost last year', () => {
+    expect(intentOf('大二学生，最近看书老是看不进去，阳明先生有啥建议吗').kind).toBe('situational');
+    expect(intentOf('去年炒股亏了快二十万，现在满脑子都是翻本，道德经怎么说？').kind).toBe('situational');
+    expect(locatorsOf('去年炒股亏了快二十万，现在满脑子都是翻本，道德经怎么说？')).toContain('Daodejing 44');
+    expect(intentOf('大学是哪一部经典？').kind).not.toBe('situational');
+  });
+
+  it("knows a quick temper, a boss who does the team's work, giving to be noticed, and pages that do not go in", () => {
+    expectSituations([
+      ['我脾气急，一冲动就跟人吵，吵完又后悔', 'situation.anger.short-fuse'],
+      ["I make every decision myself and end up doing my people's work; the team has stopped caring", 'situation.work.leading-a-team'],
+      ['I donate regularly but secretly want people to notice and hope it earns me good karma', 'situation.ethics.giving-unthanked'],
+      ['看书看不进去，一页翻半天也不知道讲了啥', 'situation.study.reading-without-understanding'],
+    ]);
+  });
+
+  it('finds the staff Confucius rapped a shin with when asked about a walking stick', () => {
+    expect(locatorsOf('Is there a passage where Confucius hits someone with his walking stick?')).toContain('Analects 14.43');
+  });
+
+  it('knows the stories told otherwise in set 65', () => {
+    expectStories(
+      [
+        ['王阳明格竹子，格了三天就大彻大悟了，传习录里怎么写的？', 'unrecorded.wang-bamboo-understood'],
+        ['When Yan Hui died, Confucius insisted that the disciples give him a lavish funeral. Why?', 'unrecorded.yan-hui-lavish-funeral'],
+        ["Why does the Kun hexagram's Image tell the noble person to strengthen himself without ceasing?", 'unrecorded.kun-image-ziqiang'],
+        ['坤卦的大象说“自强不息”，为什么？', 'unrecorded.kun-image-ziqiang'],
+        ['道德经把“仁义”当作治国的根本，是哪一章？', 'unrecorded.ddj-promotes-ren-yi'],
+      ],
+      [
+        '王阳明格竹子七天，没有大彻大悟，反而病倒了，这说明什么？',
+        "Why does Qian's Image say the noble person strengthens himself without ceasing, while Kun's speaks of carrying things with virtue?",
+        '乾卦讲自强不息，坤卦讲厚德载物，两者怎么配合？',
+        '老子为什么反对提倡仁义？',
+      ],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
