@@ -360,6 +360,18 @@ export function attributedConcepts(question: string, concepts: Concept[]): Conce
   return concepts.filter((c) => [c.zh, ...c.aliases].map((x) => normalize(x).trim()).some((name) => han(name) && said.includes(name)));
 }
 
+/** The traditions a question names by their schools, teachers or classics (the Confucian texts, 道家, the Buddha). */
+const TRADITION_NAMES: readonly (readonly [Tradition, RegExp])[] = [
+  ['confucian', /\bconfucian(?:ism|s)?\b|\bconfucius\b|\banalects\b|儒家|孔子|夫子|论语/u],
+  ['daoist', /\b(?:daois[mt]|taois[mt])s?\b|\blao[ -]?(?:zi|tzu)\b|\bdaodejing\b|\btao te ching\b|道家|老子|道德经/u],
+  ['buddhist', /\bbuddhis[mt]s?\b|\bbuddha\b|\bdiamond sutra\b|佛家|佛教|佛陀|金刚经/u],
+  ['yangming', /\byangming\b|\bchuanxilu\b|阳明|传习录/u],
+];
+const traditionsAsked = (question: string): Set<Tradition> => {
+  const n = normalize(question);
+  return new Set(TRADITION_NAMES.filter(([, re]) => re.test(n)).map(([t]) => t));
+};
+
 /**
  * Figures of the traditions who speak in other works than these (the Buddha's disciples and
  * bodhisattvas of other sutras, the Warring States thinkers), by their Han and English names.
@@ -977,8 +989,12 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // They speak to it through the situation, not in its own words: however closely the situation
   // matches, they weigh no more than SITUATION_RELEVANCE_CAP, so that their claims do not crowd
   // out those of passages matched on the question's own words when claims are weighed.
+  // A story that asks one tradition ("what do the Confucian texts say", 道家怎么看) hears that
+  // tradition's passages of its situation first.
+  const asks = traditionsAsked(intent.question ?? intent.content);
   for (const { situation, coverage } of situations) {
-    for (const view of Object.values(situation.perspectives)) {
+    const views = Object.entries(situation.perspectives).sort(([a], [b]) => Number(asks.has(b as Tradition)) - Number(asks.has(a as Tradition)));
+    for (const [, view] of views) {
       for (const id of view?.passage_ids ?? []) {
         const p = k.passageById.get(id);
         // A saying quoted in the story (同事都说他是“朽木不可雕”) is part of the story: the

@@ -1934,6 +1934,31 @@ describe('Intent and Evidence: set 65 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 66 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it("gives a story that asks one tradition that tradition's passages of its situation first", () => {
+    const asked = 'My dad died last month. If I stop grieving this hard it feels like I did not love him enough. What do the Confucian texts say about how much mourning is right?';
+    expect(situationOf(asked)).toBe('situation.grief.parent-died');
+    const confucian = locatorsOf(asked).filter((l) => l.startsWith('Analects'));
+    expect(confucian).toContain('Analects 19.14');
+  });
+
+  it(`finds "the difficulty lies in the countenance" in a rendering that says "the hard part is the look on one's face"`, () => {
+    expect(locatorsOf('Which disciple asked about filial piety and was told that "the difficulty lies in the countenance"?')).toContain('Analects 2.8');
+  });
+
+  it('knows the stories told otherwise in set 66', () => {
+    expectStories(
+      [
+        ['In the passage where Confucius goes through the stages of his life (fifteen, thirty, forty...), what does he say he achieved at eighty?', 'unrecorded.analects-2-4-ages-swapped'],
+        ['孔子说“三十而立，四十而不惑”，那他八十岁的时候达到了什么境界？', 'unrecorded.analects-2-4-ages-swapped'],
+      ],
+      ['In the passage where Confucius goes through the stages of his life (fifteen, thirty, forty...), what does he say he achieved at seventy?', '孔子说“三十而立，四十而不惑”，七十岁的时候呢？'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
