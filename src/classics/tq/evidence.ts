@@ -409,7 +409,7 @@ export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.tes
  */
 const COMMENTATORS = '论语集注|四书章句集注|四书集注|周易本义|周易正义|程氏易传|伊川易传|孔颖达|程颐|王弼|河上公|何晏|郑玄|孔安国|皇侃|邢昺|刘宝楠|严遵|苏辙|憨山|吕惠卿|陆德明|焦竑|南怀瑾|钱穆|杨伯峻|陈鼓应|傅佩荣|鸠摩罗什|玄奘|刘宗周|黄宗羲|王夫之|顾炎武|wang bi|heshang gong|he yan|zheng xuan|legge|waley|wilhelm|d\\.? ?c\\.? lau|stephen mitchell|kumarajiva|xuanzang|qian mu|liu zongzhou|huang zongxi|wang fuzhi';
 const COMMENTATOR_READING = new RegExp(
-  `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本|批评|评价|批判|反驳)|(?:according to|in) (${COMMENTATORS})\\b|\\b(zhu xi)(?:'s|’s)? (?:[a-z]+ ){0,2}commentar(?:y|ies)\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
+  `(${COMMENTATORS})(?:的)?[^,.，。？！?!]{0,12}(?:注|解|译|理解|认为|看法|版本|批评|评价|批判|反驳)|(?:according to|in) (${COMMENTATORS})\\b|\\b(zhu xi)(?:'s|’s)? (?:[a-z]+ ){0,2}(?:commentar(?:y|ies)|original meaning|benyi)\\b|\\b(${COMMENTATORS})(?:'s|’s)? (?:[a-z]+ ){0,3}(?:commentary|commentaries|interpretation|translation|reading|gloss|notes?|version|edition|interprets?|interpreted|translates?|translated|reads|read|explains?|explained|glosses|glossed)\\b`,
   'iu',
 );
 
@@ -428,9 +428,9 @@ export function asksAge(question: string): boolean {
   return /\bat what age\b|\bhow old (?:exactly |precisely |really )?(?:was|were|is|did|had)\b|\bwhat age (?:was|were|did|had)\b|\bage (?:at|of) (?:his|her|their) death\b|\bhow long did [a-z ]{1,30} live\b|多大(?:年纪|岁数)?(?:时|的时候)?(?:去世|死|过世|逝世|离世)|(?:享年|终年|活了|活到|寿命)(?:多少|几|多大)|几岁|多少岁|多大岁数|多大年纪/u.test(question);
 }
 
-/** Whether a question asks in which year something happened (王阳明哪一年提出知行合一, in what year). */
+/** Whether a question asks in which year something happened (王阳明哪一年提出知行合一, in what year, when was he born). */
 export function asksYear(question: string): boolean {
-  return /哪一年|哪年|什么年份|\b(?:what|which) year\b/u.test(question);
+  return /哪一年|哪年|什么年份|\b(?:what|which) year\b|\bwhen (?:was|were) [a-z ]{1,30} born\b|什么时候(?:出生|生的)|(?:生|卒)于(?:哪|何)/u.test(question);
 }
 
 /**
@@ -877,6 +877,15 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // at the same way. A line no passage renders at all is only translated differently.
   const elsewhere = (q: QuoteMatcher) => retrieval.search(q.text, {}, 10).some((h) => !inScope(h.passage) && q.carries(h.passage.id));
   const unrendered = intent.references.length ? genuine.filter((q) => q.floor !== QUOTE_FLOOR && !glosses.has(q) && !hits.some((h) => q.carries(h.passage.id)) && elsewhere(q)) : [];
+  // An English line given to a classic the question names, which none of that classic's passages
+  // renders but another classic's renders nearly word for word ("the Way of Heaven has no
+  // favourites" given to the Analects: it is Daodejing 79), is misattributed: the named classic
+  // does not say it. A line that keeps a concept's long English name is such a line too.
+  if (intent.kind !== 'comparative' && intent.packsNamed.length && !intent.references.length) {
+    const lines = quotesOf(intent.question ?? intent.content).map((q) => new QuoteMatcher(q, retrieval)).filter((q) => q.floor !== QUOTE_FLOOR && !q.modernHan && !/\p{Script=Han}/u.test(q.text));
+    const renderedElsewhere = (q: QuoteMatcher) => retrieval.search(q.text, {}, 10).some((h) => !inScope(h.passage) && q.carried(h.passage.id) >= RENDERING_CARRIED);
+    if (lines.some((q) => !hits.some((h) => q.carries(h.passage.id)) && renderedElsewhere(q))) return [];
+  }
   // A line the question gives from a work these packs do not hold must be the passage's own.
   const borrowed = outside ? genuine.filter((q) => q.floor !== QUOTE_FLOOR && !glosses.has(q)) : [];
   // A hexagram's line quoted under another line's name (乾卦上九“飞龙在天”: it is the fifth line's)

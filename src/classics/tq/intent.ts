@@ -76,6 +76,9 @@ const FRAME_WORDS = [
   /(?:持|是)?(?:什么|怎样的?|怎么样的|何种)(?:样的)?(?:态度|立场|看法|观点)/g,
   // How much a classic is said to esteem something (道德经为什么那么推崇水): the thing is what is asked about.
   /(?:那么|这么|如此|特别)?(?:推崇|崇尚|推重|偏爱)/g,
+  // How a classic is said to use something as a figure (老拿水来打比方, 水到底代表什么品质): the
+  // figure is what is asked about.
+  /(?:老|总|常常|经常|总是|反复)?(?:拿|用|以)(?=[\u4e00-\u9fff]{1,4}?来?(?:打比方|作比喻|做比喻|作比))|来?(?:打比方|作比喻|做比喻|作比)|(?:到底|究竟)?(?:代表|象征)(?:了)?(?:什么|哪些|怎样的)(?:品质|品格|精神|意思|道理)?/g,
   // What two answers have in common (孔子和王阳明的回答有什么相通的地方): the subject is what is compared.
   /(?:在)?这个问题上|(?:分别|各自)(?:是)?(?:什么|怎样的?|如何)?(?:立场|态度|看法|观点)?|有(?:何|什么)\s*(?:(?:不同|区别|相通|共通|共同|相同|相似)(?:的地方|之处|点)?|的地方|之处)|的回答(?=有(?:何|什么))/g,
   // "Words on it" at the end of a question (关于以身作则的话？), "this saying" (这话在哪).

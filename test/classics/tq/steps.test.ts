@@ -1959,6 +1959,34 @@ describe('Intent and Evidence: set 66 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 67 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('abstains on an English line given to a classic that does not render it, when another does', () => {
+    expect(locatorsOf('Confucius says in the Analects that "the Way of Heaven has no favorites; it always sides with the good person." What is the context?')).toEqual([]);
+    expect(locatorsOf('The Daodejing says "the Way of Heaven has no favorites; it always sides with the good person." What is the context?')).toContain('Daodejing 79');
+  });
+
+  it("holds a birth date asked for, and Zhu Xi's Original Meaning, to passages that give them", () => {
+    expect(locatorsOf('When was Wang Yangming born, and how old was he when he died?')).toEqual([]);
+    expect(locatorsOf("What did Zhu Xi's Original Meaning of the Zhouyi say about the first hexagram?")).toEqual([]);
+  });
+
+  it('reads "keeps using water as a figure" as a question about water', () => {
+    expect(locatorsOf('道德经为什么老拿水来打比方？水到底代表什么品质？')).toEqual(expect.arrayContaining(['Daodejing 8', 'Daodejing 78']));
+  });
+
+  it("knows a failed startup mocked by others, drilling a child at night, midlife behind classmates, and a father's cancer", () => {
+    expectSituations([
+      ['My startup went under, I have no money left, and people are laughing at me behind my back', 'situation.failure.business-failed'],
+      ['我天天逼孩子刷题到半夜，现在他一看到书就烦', 'situation.parenting.grades-anxiety'],
+      ["I'm 46 and my old classmates are directors and founders while I'm a mid-level engineer; I feel I wasted my life", 'situation.midlife.nothing-to-show'],
+      ['My father was just diagnosed with cancer and I am too anxious to eat or sleep', 'situation.illness.parent-seriously-ill'],
+    ]);
+    expect(locatorsOf('My startup just failed, I am broke, and people are quietly laughing at me. Anything in the Analects for times like this?')).toContain('Analects 15.2');
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
