@@ -227,7 +227,9 @@ export class QuoteMatcher {
 
   /**
    * Whether the quote is a real line with one character changed: some clause of it is in none of
-   * these passages, and one of them has it with one character changed (上善若火 and 上善若水).
+   * these passages, and one of them has it with one character changed (上善若火 and 上善若水), or
+   * every passage that has it has a negation just before it (以智治国，国之福 for the text's
+   * 不以智治国，国之福): the line quoted says the opposite of the text.
    */
   alteredIn(passageIds: string[]): boolean {
     const texts = passageIds.map((id) => this.retrieval.hanTextOf(id));
@@ -236,7 +238,7 @@ export class QuoteMatcher {
     // said the other way round (有我相、人相…).
     const whole = this.floor === QUOTE_FLOOR && (this.text.match(/、/gu) ?? []).length < 2 ? hanOnly(this.text) : '';
     const pieces = Array.from(whole).length >= 6 ? [...this.clauses, whole] : this.clauses;
-    return pieces.some((clause) => !texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t)));
+    return pieces.some((clause) => (!texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t))) || negationLeftOff(clause, texts));
   }
 
   /**
@@ -505,6 +507,26 @@ export function altered(clause: string, text: string): boolean {
     if (misses === 1 && !(PARTICLE_SWAPS.has(a) && PARTICLE_SWAPS.has(b)) && asReceived(a) !== asReceived(b)) return true;
   }
   return false;
+}
+
+/**
+ * Characters that negate the verb after them (不以智治国). 非 and 无 are left out: 非 may deny a
+ * whole clause that is also quoted on its own (非其鬼不神，其神不伤人), and 无 is often a noun
+ * (当其无，有车之用).
+ */
+const NEGATIONS = new Set(Array.from('不弗勿毋'));
+
+/** Whether the texts have the clause only right after a negation the clause itself leaves off. */
+export function negationLeftOff(clause: string, texts: string[]): boolean {
+  if (NEGATIONS.has(clause[0]!)) return false;
+  let found = false;
+  for (const t of texts) {
+    for (let i = t.indexOf(clause); i >= 0; i = t.indexOf(clause, i + 1)) {
+      if (i === 0 || !NEGATIONS.has(t[i - 1]!)) return false;
+      found = true;
+    }
+  }
+  return found;
 }
 
 /**

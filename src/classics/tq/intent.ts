@@ -74,8 +74,9 @@ const FRAME_WORDS = [
   /(?:的)?(?:态度|立场|看法)?(?:是否|是不是)?(?:一致|相同|相通)(?:吗)?/g,
   // What stance a classic takes (道德经对战争是什么态度): the stance is what is asked, the subject is what it is about.
   /(?:持|是)?(?:什么|怎样的?|怎么样的|何种)(?:样的)?(?:态度|立场|看法|观点)/g,
-  // How much a classic is said to esteem something (道德经为什么那么推崇水): the thing is what is asked about.
-  /(?:那么|这么|如此|特别)?(?:推崇|崇尚|推重|偏爱)/g,
+  // How much a classic is said to esteem something (道德经为什么那么推崇水, 把立志看得那么重要): the
+  // thing is what is asked about.
+  /(?:那么|这么|如此|特别)?(?:推崇|崇尚|推重|偏爱)|看得(?:那么|这么|如此|特别|很|非常)?(?:重要|要紧)|(?:那么|这么|如此|特别|很|非常)(?:重视|看重)/g,
   // How a classic is said to use something as a figure (老拿水来打比方, 水到底代表什么品质): the
   // figure is what is asked about.
   /(?:老|总|常常|经常|总是|反复)?(?:拿|用|以)(?=[\u4e00-\u9fff]{1,4}?来?(?:打比方|作比喻|做比喻|作比))|来?(?:打比方|作比喻|做比喻|作比)|(?:到底|究竟)?(?:代表|象征)(?:了)?(?:什么|哪些|怎样的)(?:品质|品格|精神|意思|道理)?/g,

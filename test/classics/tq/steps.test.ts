@@ -1987,6 +1987,38 @@ describe('Intent and Evidence: set 67 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 68 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('abstains on a line quoted without the negation the text puts before it', () => {
+    expect(locatorsOf('道德经第六十五章说“以智治国，国之福”，为什么？')).toEqual([]);
+    expect(locatorsOf('道德经第六十五章说“不以智治国，国之福”，为什么？')).toContain('Daodejing 65');
+    expect(locatorsOf('“其鬼不神，其神不伤人”到底在说什么？')).toContain('Daodejing 60');
+  });
+
+  it('reads 看得那么重要 as how much a teaching is esteemed', () => {
+    expect(locatorsOf('王阳明为什么把“立志”看得那么重要？')).toEqual(expect.arrayContaining(['Chuanxilu 16', 'Chuanxilu 145']));
+  });
+
+  it('knows retiring with nothing to look forward to, and health worry after a small eye problem', () => {
+    expectSituations([
+      ['刚退休，六十出头，感觉人生没什么奔头了', 'situation.retirement.loss-of-purpose'],
+      ['After a minor eye problem I keep searching symptoms online, sure it is something serious though the doctor says I am fine', 'situation.illness.health-anxiety'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 68', () => {
+    expectStories(
+      [
+        ['In the Diamond Sutra the Buddha confirms that the thirty-two marks are how you truly recognize the Tathagata. Why?', 'unrecorded.ds-marks-recognise-tathagata'],
+        ['When Yan Hui died, Confucius calmly said it was Heaven\'s will. Where is that passage?', 'unrecorded.confucius-calm-at-yan-hui-death'],
+        ['传习录里王阳明对着竹子格了三天就豁然开悟，原文怎么写？', 'unrecorded.wang-bamboo-understood'],
+      ],
+      ['Why does the Diamond Sutra say the Tathagata cannot be seen by the thirty-two marks?', 'How did Confucius react when Yan Hui died?', '王阳明对着竹子格了七天，没有豁然开悟，反而病了，为什么？'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
