@@ -88,6 +88,8 @@ const FRAME_WORDS = [
   /\b(daodejing|tao te ching|dao de jing|lao[ -]?(?:zi|tzu|tze|tse)|analects|analetcs|anelects|annalects|lun ?yu|confucius|confucious|confucios|yijing|i ching|book of changes|diamond sutra|chuanxilu|wang yangming|yangming|buddha|buddhism|buddhist|daoism|daoist|taoism|taoist|confucianism|confucian|classics?|text|texts|passage|chapter|section|books?|line|hexagrams?|what|how|why|does|do|did|say|says|said|tell|teach|teaches|mean|means|meaning|about|the|a|an|of|in|on|is|are|was|were|according|view|views|think|thought|see(?!\s+through)|sees)\b/g,
   // How the asker recalls or cites it: "I vaguely remember", "there's a moment where", "the saying".
   /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
+  // A list left open ("returning to the root, reversal, etc", 等等): the items are what is asked about.
+  /\b(?:etc|etcetera|and so on|and so forth)\b\.?|等等/g,
   // How pointedly a question is put, not what it asks about: "what is it about water specifically".
   /\b(?:specifically|particularly|exactly|precisely|basically|actually|honestly|literally|philosophically)\b/g,
   // How often or how a classic is said to present something: "keeps holding up water as the thing to imitate".

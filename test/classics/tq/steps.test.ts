@@ -2019,6 +2019,50 @@ describe('Intent and Evidence: set 68 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 69 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads a list left open with "etc" as its items', () => {
+    expect(locatorsOf("What's the idea of 'return' in the Daodejing - returning to the root, reversal being the movement of the Way, etc?")).toEqual(
+      expect.arrayContaining(['Daodejing 16', 'Daodejing 40']),
+    );
+  });
+
+  it("holds Cheng Yi's commentary to passages that name him", () => {
+    expect(locatorsOf("What does Cheng Yi's commentary on the Changes say about the 'hidden dragon, do not act' line?")).toEqual([]);
+  });
+
+  it('knows being hooked on casting hexagrams, which the Gate lets through as a story, and expanding too fast', () => {
+    expectSituations([
+      ['最近迷上了算卦，什么事都要起一卦，卦不好就再起一次', 'situation.habits.hooked-on-divination'],
+      ["I've got hooked on casting hexagrams and recast whenever I don't like the reading", 'situation.habits.hooked-on-divination'],
+      ['We just raised a little money and my cofounder wants to open in five cities at once', 'situation.success.pressure-to-expand'],
+    ]);
+    expect(lib.gate.evaluate('最近迷上了算卦，什么事都要起一卦，卦不好就再起一次。易经本身对这种做法怎么说？', 'zh').allowed).toBe(true);
+    expect(locatorsOf('最近迷上了算卦，什么事都要起一卦，卦不好就再起一次。易经本身对这种做法怎么说？')).toContain('Yijing 4 (Meng)');
+  });
+
+  it('knows the stories told otherwise in set 69', () => {
+    expectStories(
+      [
+        ['When Lu Cheng got the letter that his son was dying, Wang Yangming told him worrying is just heavenly principle. Why?', 'unrecorded.lu-cheng-worry-fully'],
+        ['Why does the Yijing say After Completion brings good fortune from beginning to end?', 'unrecorded.jiji-good-throughout'],
+        ['老子说“上善若水”，是因为水总往高处走，所以做人也该往高处争吗？', 'unrecorded.water-seeks-heights'],
+        ['Why did Confucius tell Zilu to serve the spirits first?', 'unrecorded.serve-spirits-first'],
+        ['子路问“闻斯行诸”，孔子说“闻斯行之”，为什么？', 'unrecorded.analects-11-22-swapped'],
+        ['Daodejing chapter 80 describes the ideal as a large, populous state. Why?', 'unrecorded.daodejing-80-reversed'],
+      ],
+      [
+        'What did Wang Yangming tell Lu Cheng when his son was ill?',
+        'What does the judgment of After Completion say?',
+        '老子说“上善若水”，水为什么总往低处走？',
+        'What did Confucius tell Zilu about serving the spirits?',
+        '子路问“闻斯行诸”，孔子为什么说“有父兄在”？',
+      ],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
