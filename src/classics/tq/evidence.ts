@@ -463,6 +463,8 @@ export function statesAge(text: string, en?: string): boolean {
   return AGE_WORDS.test(text) || AGE_WORDS.test((en ?? '').toLowerCase());
 }
 
+/** A toneless pinyin word glossed in English in the parentheses after it: jing (quiet/still). */
+const PINYIN_GLOSSED = new RegExp(`\\b${PINYIN_WORD.source.slice(1, -1)}\\b(?=\\s*\\([a-z][a-z ,/;'-]*\\))`, 'g');
 /** Two or more words in a row that are each toneless pinyin (si huan er yu fang zhi). */
 const PINYIN_RUN = new RegExp(`\\b${PINYIN_WORD.source.slice(1, -1)}(?:[ ,]+${PINYIN_WORD.source.slice(1, -1)})+\\b`, 'g');
 
@@ -781,6 +783,9 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     // A Chinese question that gives a line in pinyin beside its characters (si huan er yu fang zhi
     // （思患而豫防之）) asks about the characters: the romanisation is no English of its own.
     if (intent.lang === 'zh') out = normalize(out).replace(PINYIN_RUN, ' ');
+    // An English question that glosses a romanised word in parentheses (the word jing
+    // (quiet/still)) asks about what the gloss says: the romanisation is no English of its own.
+    else out = normalize(out).replace(PINYIN_GLOSSED, ' ');
     return out;
   };
   const names = intent.concepts.map((c) => c.zh).join(' ');

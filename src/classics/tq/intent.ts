@@ -90,6 +90,11 @@ const FRAME_WORDS = [
   /\b(remember|remembers|recall|recalls|vaguely|somewhere|moment|quote|quotes|quoted|saying|sayings|supposed|famous|famously|lines|verse|verses)\b/g,
   // A list left open ("returning to the root, reversal, etc", 等等): the items are what is asked about.
   /\b(?:etc|etcetera|and so on|and so forth)\b\.?|等等/g,
+  // A list asked for (which eyes are listed, goes through a list of the different kinds of): the
+  // things listed are what is asked about.
+  /\b(?:list|lists|listed|listing|enumerates?|enumerated|enumerating)\b|\b(?:goes|go|went|going) through\b|\b(?:various|different|several|many) (?:kinds|sorts|types)\b|\bdifferent(?=\s+['"‘“])|\bquiz(?:zes|zed|zing)?\b/g,
+  // How often a word is said to appear ("I see the word jing come up a lot"): the word is what is asked about.
+  /\bword\b(?=\s+[a-z]+\s*\()|\b(?:comes?|came|coming|shows?|showed|showing|crops?|pops?)\s+up(?:\s+a)?\s+(?:lot|often|everywhere|so\s+much|so\s+often|again\s+and\s+again|many\s+times)\b/g,
   // How pointedly a question is put, not what it asks about: "what is it about water specifically".
   /\b(?:specifically|particularly|exactly|precisely|basically|actually|honestly|literally|philosophically)\b/g,
   // How often or how a classic is said to present something: "keeps holding up water as the thing to imitate".
@@ -228,7 +233,7 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
   // about its first passage.
   for (const [names, first] of OPENINGS) {
     const opening = new RegExp(
-      `\\bhow (?:does|did) (?:the )?(?:${names}) (?:begin|start|open)\\b(?!\\s+(?:to|with|as)\\b)|\\b(?:the )?(?:beginning|opening|start|first)(?: (?:lines?|words|sentences?|passage|section|part))? of (?:the )?(?:${names})\\b|\\b(?:${names})(?:'s)? (?:opening|first (?:lines?|words|sentences?|passage|section))\\b|(?:${names})${TITLE_END}(?:的)?(?:开头|开篇|一开头|一开始|第一句|首章)(?:是|讲|说|写)?(?:的)?(?:什么|哪|啥|怎么)`,
+      `\\bhow (?:does|did) (?:the )?(?:${names}) (?:begin|start|open)\\b(?!\\s+(?:to|with|as)\\b)|\\b(?:the )?(?:very )?(?:beginning|opening|start|first)(?: (?:lines?|words|sentences?|passage|section|part|chapter))? of (?:the )?(?:${names})\\b|\\b(?:${names})(?:'s)? (?:opening|first (?:lines?|words|sentences?|passage|section))\\b|(?:${names})${TITLE_END}(?:的)?(?:开头|开篇|一开头|一开始|第一句|首章)(?:是|讲|说|写)?(?:的)?(?:什么|哪|啥|怎么)`,
       'u',
     );
     if (opening.test(n)) want(first);
@@ -285,6 +290,9 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
       (aboutYijing && QUOTE_MARKS.some(([open, close]) => n.includes(`${open}${h.zh}${close}`)));
     if (named) numbers.add(number);
     // Every form of the pinyin pattern has the pinyin itself: the substring test saves 64 regular expressions a question.
+    // A pinyin word glossed in English in brackets after it (the word jing (quiet/still)) is that
+    // word, not a hexagram, in a question that names neither the Yijing nor a hexagram.
+    else if (!aboutYijing && !namesHexagram && pinyin && n.includes(`${pinyin} (`) && /^[a-z]/.test(n.slice(n.indexOf(`${pinyin} (`) + pinyin.length + 2))) continue;
     else if ((pinyin && n.includes(pinyin) && h.pinyinPattern.test(n)) || (aboutYijing && pinyin && n.includes(`(${pinyin})`))) {
       numbers.add(number);
       byPinyinOnly.set(pinyin, [...(byPinyinOnly.get(pinyin) ?? []), number]);
@@ -349,6 +357,8 @@ const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|
  * quotation ('what should I do?') is the quoted speaker's, not the asker's; 自己 after 说 or
  * 评价 (孔子怎么说自己) is the person spoken of.
  */
+/** The asker noticing a word in their reading ("I see the word jing come up a lot"): no story of their life. */
+const WORD_NOTICED = /\bi(?:'ve| have)? (?:see|saw|seen|notice|noticed|keep seeing|keep noticing) the (?:word|phrase|term|character|expression)\b[^.?!]*/g;
 const SITUATIONAL =
   /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|(?<!说|评价|形容|称|谈|讲|阳明|孔子|老子|夫子|佛陀|先生)自己|^(?:最近|这段时间|这阵子|这几天|这几年|这两年|这些年|每天下班|每天一|天天|每晚|整天|下班回家|下班后|(?:正)?在(?:准备|备考|复习|考研|找工作|带娃|坐月子)|(?:考研|考公|考编|复读|备考)(?:二战|三战|中|期间|的时候)|(?:考研|考公|考编|高考|法考|司考)[^，。？！]{0,6}(?:没上岸|没考上|没上线|落榜|没过)|(?:今年|已经|都)?(?:[二三四五六七八九]十|\d{2})(?:多|出头)?岁?了[,，])|拖了(?:[一二三四五六七八九十两几半]|\d+)(?:个)?(?:天|周|星期|月|年)|(?:^|[,，。;；])(?:感觉|觉得)(?:人生|整个人|生活|日子)|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|真|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|^(?:上班|工作|加班|带娃)(?:太|好|真|很|实在)?(?:累|烦|辛苦)|(?:天天|一直|还在|总是|越想越)(?:后悔|懊悔|自责)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)|(?:^|[,;，。；])(?:今年)?(?:[0-9]{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁(?:了|那年|的时候|时)?[,，]?(?:还|又|被|就|才|突然|却|刚)|(?:^|[,;，。；])(?:[二三四五六七八九]十(?:好几|多岁|几岁))了?|被人(?:冷嘲热讽|看不起|瞧不起|欺负|排挤|轻视|轻贱|嘲笑|针对|孤立)|(?:^|[,;，。；])(?:结婚|恋爱|在一起|工作|上班|毕业|退休|离婚|分手|创业)了?(?:快|都|已经)?第?(?:[0-9]+|[一二三四五六七八九十两几半]+)(?:年|个月)|(?:^|[,;，。；])(?:离婚|分手|退休|失业|下岗|被裁|丧偶|毕业)(?:以后|之后)|^一个人(?:住|搬|在外地|在家|生活|过)|^(?:大[一二三四]|研[一二三]|高[一二三]|初[一二三]|博[一二三四五])(?:学生|学生党|在读)?[,，]|^(?:去年|前年|今年|上个月|上半年|下半年|前几年|前阵子|前段时间)(?:炒股|炒币|投资|买基金|理财|做生意|创业|赌博)?(?:亏|赔|输)(?:了|掉|光)|(?:和|跟)(?:老公|老婆)(?:之间|[^，。？！]{0,12}(?:吵|闹|冷战|矛盾))|^(?:之前|以前|去年|前年|上次|今年|做生意|创业|炒股)?被[^，。]{0,8}(?:骗|坑|背叛|出卖|辞退|裁|甩)|\bour (?:company|startup|team|business|family|son|daughter|kids?|children|marriage|shop|firm|department)\b|(?:^|[,;，。；])(?:刚|刚刚|才|最近)(?:被|又)?[\u4e00-\u9fff]{0,2}?(?:提拔|升职|降职|裁员|辞退|开除|调岗|失业|离婚|分手|毕业|退休|创业|开店|入职)|(?:^|[.!?;]\s*)(?:just |recently |finally )?(?:failed|flunked|lost my|got (?:fired|dumped|laid off|rejected)|been feeling|feeling so|seriously thinking (?:of|about)|thinking of quitting|broke up|can'?t (?:sleep|stop|focus|cope))\b/;
 
@@ -371,7 +381,7 @@ export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): 
       ? 'comparative'
       : references.length
         ? 'textual'
-        : SITUATIONAL.test(withoutQuotations(n))
+        : SITUATIONAL.test(withoutQuotations(n).replace(WORD_NOTICED, ' '))
           ? 'situational'
           : concepts.length
             ? 'conceptual'

@@ -2063,6 +2063,46 @@ describe('Intent and Evidence: set 69 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 70 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads "which are listed" and "goes through a list of" as asking for the things listed', () => {
+    expect(locatorsOf('Which eyes are listed in the Diamond Sutra?')).toContain('Diamond Sutra 18');
+    expect(locatorsOf("In the Diamond Sutra the Buddha goes through a list of the different 'eyes' the Tathagata has. What are they?")).toContain('Diamond Sutra 18');
+  });
+
+  it('takes "the very first chapter" as chapter 1, so a line of chapter 64 given to it abstains', () => {
+    expect(intentOf('What does the very first chapter of the Daodejing say?').references.map((p) => p.locator)).toEqual(['Daodejing 1']);
+    expect(locatorsOf("Why does Laozi open the very first chapter of the Daodejing with 'a journey of a thousand miles begins with a single step'?")).toEqual([]);
+  });
+
+  it('reads a pinyin word glossed in brackets by its gloss, not as a hexagram or a story', () => {
+    const asked = 'What does the Daodejing teach about stillness? I see the word jing (quiet/still) come up a lot.';
+    expect(intentOf(asked).kind).not.toBe('situational');
+    expect(intentOf(asked).references).toEqual([]);
+    expect(locatorsOf(asked)).toContain('Daodejing 16');
+  });
+
+  it('knows 打座 for 打坐, thinking of suing, and promising more than one can do', () => {
+    expect(situationOf('每天早上打座二十分钟，坐着挺平静，一到公司遇事就烦躁')).toBe('situation.anger.calm-only-when-sitting');
+    expectSituations([
+      ['My old business partner owes me money and I am thinking of taking him to court', 'situation.conflict.thinking-of-suing'],
+      ['I say yes to every project and favor at work, then cannot deliver, and people no longer trust me', 'situation.work.overpromising'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 70', () => {
+    expectStories(
+      [
+        ['In chapter 8 Laozi says water fights its way past every obstacle. How do I use that in business?', 'unrecorded.water-contends'],
+        ['王阳明为什么会被贬到贵州龙场？他是得罪了谁？', 'unrecorded.longchang-exile-cause'],
+        ['谦卦的六个爻好像全都是凶，为什么？', 'unrecorded.qian-hexagram-ominous'],
+      ],
+      ['In chapter 8, why does water not contend?', '王阳明在龙场悟到了什么？', '谦卦的六个爻为什么都吉利？'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
