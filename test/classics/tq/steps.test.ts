@@ -2103,6 +2103,30 @@ describe('Intent and Evidence: set 70 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 71 tuning', () => {
+  it('knows being passed over for a junior, a café owner in a hurry, notes piled up unread, no time in a court office, a teenager pushed too hard, and a noisy roommate', () => {
+    expectSituations([
+      ['今年升职又没有我，领导提拔了一个比我晚来的同事', 'situation.career.passed-over'],
+      ['刚开了家小店，恨不得三个月就回本，还想马上开分店', 'situation.work.impatient-for-results'],
+      ["I read constantly but when I try to explain anything I realize I don't understand it; I'm just piling up notes", 'situation.study.reading-without-understanding'],
+      ['每天卷宗堆成山，想读点书修身养性都没时间', 'situation.work.no-time-to-learn'],
+      ['儿子初三，一点都不想学习，我越逼他越逆反', 'situation.parenting.grades-anxiety'],
+      ['室友天天半夜打游戏吵我，说了还跟我吵', 'situation.forgiveness.cannot-forgive'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 71', () => {
+    expectStories(
+      [
+        ["The fifth line of Qian, 'flying dragon in the heavens', is a warning against arrogance, right?", 'unrecorded.flying-dragon-as-warning'],
+        ['王阳明被贬到龙场以后，在那里对着竹子格了七天，为什么？', 'unrecorded.bamboo-at-longchang'],
+        ["Laozi's three treasures are compassion, frugality and courage. Why courage?", 'unrecorded.three-treasures-courage'],
+      ],
+      ["What does the fifth line of Qian, 'flying dragon in the heavens', mean?", '王阳明在龙场悟到了什么？', "What are Laozi's three treasures?"],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
