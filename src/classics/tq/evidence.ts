@@ -238,7 +238,9 @@ export class QuoteMatcher {
     // said the other way round (有我相、人相…).
     const whole = this.floor === QUOTE_FLOOR && (this.text.match(/、/gu) ?? []).length < 2 ? hanOnly(this.text) : '';
     const pieces = Array.from(whole).length >= 6 ? [...this.clauses, whole] : this.clauses;
-    return pieces.some((clause) => (!texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t))) || negationLeftOff(clause, texts));
+    // A negation is looked for before the line as a whole only: a single clause is often quoted
+    // after the question's own negation (为什么不能“住相布施”, of 不住相布施).
+    return pieces.some((clause) => (!texts.some((t) => t.includes(clause)) && texts.some((t) => altered(clause, t))) || (clause === whole && !this.clauses.includes(whole) && negationLeftOff(clause, texts)));
   }
 
   /**

@@ -2127,6 +2127,35 @@ describe('Intent and Evidence: set 71 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 72 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it("does not take the question's own negation before a quoted clause for one the quote left off", () => {
+    expect(locatorsOf('金刚经里说菩萨应该怎样布施？为什么不能“住相布施”？')).toContain('Diamond Sutra 4');
+    expect(unrecordedStory('金刚经里说菩萨应该怎样布施？为什么不能“住相布施”？', lib.knowledge)).toBeUndefined();
+    expect(locatorsOf('道德经第六十五章说“以智治国，国之福”，为什么？')).toEqual([]);
+  });
+
+  it("knows lying awake over the past and the future, a colleague calling one arrogant, a mother's miracle cure, and suing a sister", () => {
+    expectSituations([
+      ['I lie awake replaying things I said years ago and dreading what might happen next month', 'situation.anxiety.night-rumination'],
+      ['同事背后说我太傲，我也总想证明自己比别人强', 'situation.success.getting-arrogant'],
+      ['My old mother spends her savings on a miracle supplement and gets upset whenever I object', 'situation.family.parent-wont-listen'],
+      ["My sister and I are suing each other over our mother's apartment", 'situation.conflict.thinking-of-suing'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 72', () => {
+    expectStories(
+      [
+        ['金刚经里佛陀说可以凭三十二相认出如来，那怎么判断谁是佛？', 'unrecorded.ds-marks-recognise-tathagata'],
+        ["How many disciples did Confucius have? I've heard 3,000, with 72 who mastered the six arts.", 'unrecorded.three-thousand-disciples'],
+      ],
+      ['为什么金刚经说不能凭三十二相来认识如来？', 'Which disciples of Confucius appear most often in the Analects?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
