@@ -787,7 +787,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     if (intent.lang === 'zh') out = normalize(out).replace(PINYIN_RUN, ' ');
     // An English question that glosses a romanised word in parentheses (the word jing
     // (quiet/still)) asks about what the gloss says: the romanisation is no English of its own.
-    else out = normalize(out).replace(PINYIN_GLOSSED, ' ');
+    else if (out.includes('(')) out = normalize(out).replace(PINYIN_GLOSSED, ' ');
     return out;
   };
   const names = intent.concepts.map((c) => c.zh).join(' ');
