@@ -289,10 +289,10 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
       // And a hexagram's name in quotation marks is the hexagram: 易经对人处在“困”的时候有什么说法.
       (aboutYijing && QUOTE_MARKS.some(([open, close]) => n.includes(`${open}${h.zh}${close}`)));
     if (named) numbers.add(number);
-    // Every form of the pinyin pattern has the pinyin itself: the substring test saves 64 regular expressions a question.
     // A pinyin word glossed in English in brackets after it (the word jing (quiet/still)) is that
     // word, not a hexagram, in a question that names neither the Yijing nor a hexagram.
     else if (!aboutYijing && !namesHexagram && pinyin && n.includes(`${pinyin} (`) && /^[a-z]/.test(n.slice(n.indexOf(`${pinyin} (`) + pinyin.length + 2))) continue;
+    // Every form of the pinyin pattern has the pinyin itself: the substring test saves 64 regular expressions a question.
     else if ((pinyin && n.includes(pinyin) && h.pinyinPattern.test(n)) || (aboutYijing && pinyin && n.includes(`(${pinyin})`))) {
       numbers.add(number);
       byPinyinOnly.set(pinyin, [...(byPinyinOnly.get(pinyin) ?? []), number]);
