@@ -2156,6 +2156,36 @@ describe('Intent and Evidence: set 72 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 73 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('answers a comparison of clever talk from both the Analects and the Daodejing', () => {
+    for (const q of ['孔子和老子怎么看能言善辩的人？', 'Do the Analects and the Daodejing agree about eloquence?']) {
+      const found = locatorsOf(q);
+      expect(found.some((l) => ['Analects 1.3', 'Analects 15.27', 'Analects 4.24', 'Analects 5.5'].includes(l)), q).toBe(true);
+      expect(found.some((l) => ['Daodejing 81', 'Daodejing 45', 'Daodejing 56', 'Daodejing 5'].includes(l)), q).toBe(true);
+    }
+  });
+
+  it('knows a colleague badmouthing one to the boss and a parent whose lectures do not stick', () => {
+    expectSituations([
+      ['公司里一个同事总在领导面前说我坏话，我想跟他当面撕破脸', 'situation.conflict.badmouthed'],
+      ['My daughter tunes me out; I lecture her for an hour and nothing sticks. How should I teach someone?', 'situation.work.teaching-different-temperaments'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 73', () => {
+    expectStories(
+      [
+        ['Chapter 80 of the Daodejing praises a state whose people travel widely. Why?', 'unrecorded.daodejing-80-reversed'],
+        ['为什么乾卦九五飞龙在天是凶兆？', 'unrecorded.flying-dragon-as-warning'],
+        ['Why is the flying dragon of the fifth line of Qian a bad omen?', 'unrecorded.flying-dragon-as-warning'],
+      ],
+      ['What does the flying dragon of the fifth line of Qian mean?', 'Chapter 80 of the Daodejing describes a small state; why?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
