@@ -2186,6 +2186,48 @@ describe('Intent and Evidence: set 73 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 74 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+  const conceptsOf = (q: string) => lib.retrieval.detectConcepts(q).map((c) => c.id);
+
+  it('reads 直 as straightness in its own words and quoted alone, not inside 一直', () => {
+    expect(conceptsOf('孔子讲的“直”和我们平时说的直爽是一回事吗？')).toContain('concept.zhi-straightness');
+    expect(locatorsOf('孔子讲的“直”和我们平时说的直爽是一回事吗？').some((l) => ['Analects 13.18', 'Analects 14.34', 'Analects 6.19'].includes(l))).toBe(true);
+    expect(conceptsOf('我一直想读论语，从哪里开始好？')).not.toContain('concept.zhi-straightness');
+    expect(conceptsOf('How does Wang Yangming describe setting one\'s resolve (li zhi)?')).not.toContain('concept.zhi-straightness');
+  });
+
+  it("answers Wang Yangming on Buddhism from his own words about it, and the Analects' water beside Laozi's from each", () => {
+    expect(locatorsOf('王阳明觉得儒家和佛家差在哪里？')).toContain('Chuanxilu 124');
+    const water = locatorsOf('论语里的知者乐水和道德经的上善若水，说的水是一回事吗？');
+    expect(water.some((l) => ['Daodejing 8', 'Daodejing 78'].includes(l))).toBe(true);
+    expect(water.some((l) => ['Analects 6.23', 'Analects 9.17'].includes(l))).toBe(true);
+  });
+
+  it('knows smooth talkers at work, a sudden inheritance, blaming a colleague, a sibling feud over money, a teen who tunes out, and scrolling past classmates', () => {
+    expectSituations([
+      ['单位里能说会道、专说领导爱听的话的人升得快，我只会埋头做事，要不要也学着表现自己？', 'situation.work.flatterer-colleague'],
+      ['A relative left me a big inheritance and I worry the money will change who I am', 'situation.money.sudden-wealth'],
+      ['上周我把自己的错推给了同事，大家都不知道，我心里一直很内疚', 'situation.failure.regret-past-mistakes'],
+      ['为了拆迁款跟亲姐闹翻了，一年多没说话', 'situation.family.sibling-rift'],
+      ['My teenage son tunes me out whenever I give advice and pushing only makes it worse', 'situation.parenting.teen-withdraws'],
+      ['Scrolling past old classmates who travel everywhere makes me feel like a failure', 'situation.comparison.behind-peers'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 74', () => {
+    expectStories(
+      [
+        ['Why are the six lines of the Modesty hexagram all unfavorable?', 'unrecorded.qian-hexagram-ominous'],
+        ['Where does the Daodejing say the ruler should make the people well educated?', 'unrecorded.daodejing-65-reversed'],
+        ['Why is giving away a world full of treasure more merit than teaching a verse of the sutra to others?', 'unrecorded.ds-treasures-over-verses'],
+        ['须菩提听了哪句话当下就证得了阿罗汉果？', 'unrecorded.subhuti-arhat-on-the-spot'],
+      ],
+      ['Why does Laozi say not to make the people clever?', 'What does Subhuti say in the Diamond Sutra about being an arhat?', 'Why are all the lines of the Modesty hexagram favourable?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
