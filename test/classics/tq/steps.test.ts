@@ -2228,6 +2228,30 @@ describe('Intent and Evidence: set 74 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 75 tuning', () => {
+  it('knows a wandering mind before the exam, a move away from old parents, a proud partner, and a spouse who calls practice escape', () => {
+    expectSituations([
+      ['考研二战，每天看书没一会儿就走神，一会儿想这一会儿想那', 'situation.study.cant-focus'],
+      ['A promotion would take me across the country, away from my parents who are nearly eighty', 'situation.family.parents-far-away'],
+      ['男朋友很好面子，我一提醒他就炸，最后总是吵架', 'situation.friendship.advice-not-taken'],
+      ['我老公说我学佛就是逃避现实，不管家里的事', 'situation.family.spouse-calls-practice-escapism'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 75', () => {
+    expectStories(
+      [
+        ['易经的爻辞真是周公写的吗？', 'unrecorded.yijing-authorship'],
+        ['Were the line statements of the Yijing really written by the Duke of Zhou?', 'unrecorded.yijing-authorship'],
+        ['What became of the Yangming school after he died?', 'unrecorded.yangming-school-after-death'],
+        ['王阳明去世以后，他的弟子分成了哪几派？', 'unrecorded.yangming-school-after-death'],
+        ['天泉桥上的四句教是讲给徐爱的吗？', 'unrecorded.tianquan-wrong-disciples'],
+      ],
+      ['天泉证道时钱德洪和王畿的分歧是什么？', 'What does the Chuanxilu say about Xu Ai?', '易经的卦辞说了什么？'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
