@@ -77,9 +77,9 @@ const FRAME_WORDS = [
   // How much a classic is said to esteem something (道德经为什么那么推崇水, 把立志看得那么重要): the
   // thing is what is asked about.
   /(?:那么|这么|如此|特别)?(?:推崇|崇尚|推重|偏爱)|看得(?:那么|这么|如此|特别|很|非常)?(?:重要|要紧)|(?:那么|这么|如此|特别|很|非常)(?:重视|看重)/g,
-  // How a classic is said to use something as a figure (老拿水来打比方, 水到底代表什么品质): the
+  // How a classic is said to use something as a figure (老拿水来打比方, 拿水来比喻道, 水到底代表什么品质): the
   // figure is what is asked about.
-  /(?:老|总|常常|经常|总是|反复)?(?:拿|用|以)(?=[\u4e00-\u9fff]{1,4}?来?(?:打比方|作比喻|做比喻|作比))|来?(?:打比方|作比喻|做比喻|作比)|(?:到底|究竟)?(?:代表|象征)(?:了)?(?:什么|哪些|怎样的)(?:品质|品格|精神|意思|道理)?/g,
+  /(?:老|总|常常|经常|总是|反复)?(?:拿|用|以)(?=[\u4e00-\u9fff]{1,4}?来?(?:打比方|作比喻|做比喻|作比|比喻))|来?(?:打比方|作比喻|做比喻|作比|比喻)|(?:到底|究竟)?(?:代表|象征)(?:了)?(?:什么|哪些|怎样的)(?:品质|品格|精神|意思|道理)?/g,
   // What two answers have in common (孔子和王阳明的回答有什么相通的地方): the subject is what is compared.
   /(?:在)?这个问题上|(?:分别|各自)(?:是)?(?:什么|怎样的?|如何)?(?:立场|态度|看法|观点)?|有(?:何|什么)\s*(?:(?:不同|区别|相通|共通|共同|相同|相似)(?:的地方|之处|点)?|的地方|之处)|的回答(?=有(?:何|什么))/g,
   // "Words on it" at the end of a question (关于以身作则的话？), "this saying" (这话在哪).
@@ -348,7 +348,8 @@ const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|
  * exam failed again (考研第二次又没上岸), a regret that
  * will not leave (到现在还天天后悔), an age and what befell the asker at it (35岁被裁员,
  * 三十好几了), how long one has been married or at work (结婚十年了, 创业第三年), what came after a
- * divorce or a layoff (离婚以后一个人搬到外地), living alone (一个人住老房子), a year at school or
+ * divorce or a layoff (离婚以后一个人搬到外地), living alone (一个人住老房子), one's child's school year
+ * opening the story (儿子上初中，…), a year at school or
  * college given as who one is (大二学生，…), money lost last year (去年炒股亏了快二十万), a quarrel with one's
  * husband or wife, having been cheated or let go before (之前被合伙人骗过), being slighted by others
  * (处处被人轻贱), or a choice to be made between people
@@ -360,7 +361,7 @@ const COMPARATIVE = /\b(compare|comparison|differ|difference|differences|versus|
 /** The asker noticing a word in their reading ("I see the word jing come up a lot"): no story of their life. */
 const WORD_NOTICED = /\bi(?:'ve| have)? (?:see|saw|seen|notice|noticed|keep seeing|keep noticing) the (?:word|phrase|term|character|expression)\b[^.?!]*/g;
 const SITUATIONAL =
-  /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|(?<!说|评价|形容|称|谈|讲|阳明|孔子|老子|夫子|佛陀|先生)自己|^(?:最近|这段时间|这阵子|这几天|这几年|这两年|这些年|每天下班|每天一|天天|每晚|整天|下班回家|下班后|(?:正)?在(?:准备|备考|复习|考研|找工作|带娃|坐月子)|(?:考研|考公|考编|复读|备考)(?:二战|三战|中|期间|的时候)|(?:考研|考公|考编|高考|法考|司考)[^，。？！]{0,6}(?:没上岸|没考上|没上线|落榜|没过)|(?:今年|已经|都)?(?:[二三四五六七八九]十|\d{2})(?:多|出头)?岁?了[,，])|拖了(?:[一二三四五六七八九十两几半]|\d+)(?:个)?(?:天|周|星期|月|年)|(?:^|[,，。;；])(?:感觉|觉得)(?:人生|整个人|生活|日子)|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|真|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|^(?:上班|工作|加班|带娃)(?:太|好|真|很|实在)?(?:累|烦|辛苦)|(?:天天|一直|还在|总是|越想越)(?:后悔|懊悔|自责)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)|(?:^|[,;，。；])(?:今年)?(?:[0-9]{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁(?:了|那年|的时候|时)?[,，]?(?:还|又|被|就|才|突然|却|刚)|(?:^|[,;，。；])(?:[二三四五六七八九]十(?:好几|多岁|几岁))了?|被人(?:冷嘲热讽|看不起|瞧不起|欺负|排挤|轻视|轻贱|嘲笑|针对|孤立)|(?:^|[,;，。；])(?:结婚|恋爱|在一起|工作|上班|毕业|退休|离婚|分手|创业)了?(?:快|都|已经)?第?(?:[0-9]+|[一二三四五六七八九十两几半]+)(?:年|个月)|(?:^|[,;，。；])(?:离婚|分手|退休|失业|下岗|被裁|丧偶|毕业)(?:以后|之后)|^一个人(?:住|搬|在外地|在家|生活|过)|^(?:大[一二三四]|研[一二三]|高[一二三]|初[一二三]|博[一二三四五])(?:学生|学生党|在读)?[,，]|^(?:去年|前年|今年|上个月|上半年|下半年|前几年|前阵子|前段时间)(?:炒股|炒币|投资|买基金|理财|做生意|创业|赌博)?(?:亏|赔|输)(?:了|掉|光)|(?:和|跟)(?:老公|老婆)(?:之间|[^，。？！]{0,12}(?:吵|闹|冷战|矛盾))|^(?:之前|以前|去年|前年|上次|今年|做生意|创业|炒股)?被[^，。]{0,8}(?:骗|坑|背叛|出卖|辞退|裁|甩)|\bour (?:company|startup|team|business|family|son|daughter|kids?|children|marriage|shop|firm|department)\b|(?:^|[,;，。；])(?:刚|刚刚|才|最近)(?:被|又)?[\u4e00-\u9fff]{0,2}?(?:提拔|升职|降职|裁员|辞退|开除|调岗|失业|离婚|分手|毕业|退休|创业|开店|入职)|(?:^|[.!?;]\s*)(?:just |recently |finally )?(?:failed|flunked|lost my|got (?:fired|dumped|laid off|rejected)|been feeling|feeling so|seriously thinking (?:of|about)|thinking of quitting|broke up|can'?t (?:sleep|stop|focus|cope))\b/;
+  /\b(i|i'm|im|my|me|i've|ive|we)\b|我|我们|(?<!说|评价|形容|称|谈|讲|阳明|孔子|老子|夫子|佛陀|先生)自己|^(?:最近|这段时间|这阵子|这几天|这几年|这两年|这些年|每天下班|每天一|天天|每晚|整天|下班回家|下班后|(?:正)?在(?:准备|备考|复习|考研|找工作|带娃|坐月子)|(?:考研|考公|考编|复读|备考)(?:二战|三战|中|期间|的时候)|(?:考研|考公|考编|高考|法考|司考)[^，。？！]{0,6}(?:没上岸|没考上|没上线|落榜|没过)|(?:今年|已经|都)?(?:[二三四五六七八九]十|\d{2})(?:多|出头)?岁?了[,，])|拖了(?:[一二三四五六七八九十两几半]|\d+)(?:个)?(?:天|周|星期|月|年)|(?:^|[,，。;；])(?:感觉|觉得)(?:人生|整个人|生活|日子)|压力(?:很|太|好|特别|挺)?大|睡不着|失眠|(?:^|[,;，。；])(?:实在|真的|真是|真|已经)?(?:受够了|不想再|想辞职|撑不下去|快崩溃)|^(?:上班|工作|加班|带娃)(?:太|好|真|很|实在)?(?:累|烦|辛苦)|(?:天天|一直|还在|总是|越想越)(?:后悔|懊悔|自责)|(?:提拔|提|选|用|帮)谁(?:更好|好|合适|比较好)|(?:^|[,;，。；])(?:今年)?(?:[0-9]{2}|[二三四五六七八九]十[一二三四五六七八九]?)岁(?:了|那年|的时候|时)?[,，]?(?:还|又|被|就|才|突然|却|刚)|(?:^|[,;，。；])(?:[二三四五六七八九]十(?:好几|多岁|几岁))了?|被人(?:冷嘲热讽|看不起|瞧不起|欺负|排挤|轻视|轻贱|嘲笑|针对|孤立)|(?:^|[,;，。；])(?:结婚|恋爱|在一起|工作|上班|毕业|退休|离婚|分手|创业)了?(?:快|都|已经)?第?(?:[0-9]+|[一二三四五六七八九十两几半]+)(?:年|个月)|(?:^|[,;，。；])(?:离婚|分手|退休|失业|下岗|被裁|丧偶|毕业)(?:以后|之后)|^一个人(?:住|搬|在外地|在家|生活|过)|^(?:儿子|女儿|孩子)(?:今年)?(?:上|读|刚上|在读)(?:初中|高中|小学|大学|幼儿园|初[一二三]|高[一二三]|[一二三四五六]年级)|^(?:大[一二三四]|研[一二三]|高[一二三]|初[一二三]|博[一二三四五])(?:学生|学生党|在读)?[,，]|^(?:去年|前年|今年|上个月|上半年|下半年|前几年|前阵子|前段时间)(?:炒股|炒币|投资|买基金|理财|做生意|创业|赌博)?(?:亏|赔|输)(?:了|掉|光)|(?:和|跟)(?:老公|老婆)(?:之间|[^，。？！]{0,12}(?:吵|闹|冷战|矛盾))|^(?:之前|以前|去年|前年|上次|今年|做生意|创业|炒股)?被[^，。]{0,8}(?:骗|坑|背叛|出卖|辞退|裁|甩)|\bour (?:company|startup|team|business|family|son|daughter|kids?|children|marriage|shop|firm|department)\b|(?:^|[,;，。；])(?:刚|刚刚|才|最近)(?:被|又)?[\u4e00-\u9fff]{0,2}?(?:提拔|升职|降职|裁员|辞退|开除|调岗|失业|离婚|分手|毕业|退休|创业|开店|入职)|(?:^|[.!?;]\s*)(?:just |recently |finally )?(?:failed|flunked|lost my|got (?:fired|dumped|laid off|rejected)|been feeling|feeling so|seriously thinking (?:of|about)|thinking of quitting|broke up|can'?t (?:sleep|stop|focus|cope))\b/;
 
 export function detectIntent(query: string, k: Knowledge, concepts: Concept[]): Intent {
   const n = normalize(query);

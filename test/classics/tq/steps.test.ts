@@ -2252,6 +2252,40 @@ describe('Intent and Evidence: set 75 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 76 tuning', () => {
+  const locatorsOf = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads "拿水来比喻道" as a question about water', () => {
+    expect(locatorsOf('道德经为什么总拿水来比喻道？')).toContain('Daodejing 8');
+  });
+
+  it("hears a story that opens on one's child's school year", () => {
+    expect(intentOf('女儿上高一，什么都要最新款，怎么都满足不了。道德经里有没有讲这种事的？').kind).toBe('situational');
+    expect(intentOf('伯鱼是孔子的儿子，孔子怎么教他？').kind).not.toBe('situational');
+  });
+
+  it('knows a child whose wants never end, a thrifty or stingy spouse, envy of grey-area riches, a startup boxed in, and a clerk with no time to learn', () => {
+    expectSituations([
+      ['女儿上高一，什么都要最新款，球鞋手机一样都不能少，怎么都满足不了', 'situation.parenting.endless-wants'],
+      ['My husband says I am a miser because I track every cent and never let us eat out', 'situation.money.too-stingy'],
+      ["An old classmate got rich fast through shady deals while I'm on a modest salary, and I'm jealous", 'situation.ethics.tempting-money'],
+      ['Our startup is boxed in on every side: money running out and investors gone quiet', 'situation.hardship.at-wits-end'],
+      ['I work at a tax office full of forms and angry people and have no time to study Wang Yangming', 'situation.work.no-time-to-learn'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 76', () => {
+    expectStories(
+      [
+        ['孔子教导我们“三思而后行”，为什么？', 'unrecorded.sansi-as-confucius-teaching'],
+        ['Why did Confucius teach that we should think three times before acting?', 'unrecorded.sansi-as-confucius-teaching'],
+        ['Wang Yangming gazed at bamboo for a week and became enlightened; what did he learn?', 'unrecorded.wang-bamboo-understood'],
+      ],
+      ['孔子听说季文子三思而后行，是怎么说的？', '孔子说季文子三思而后行，再斯可矣是什么意思？', 'Why did Wang Yangming fall ill after looking at bamboo?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
