@@ -2286,6 +2286,29 @@ describe('Intent and Evidence: set 76 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 77 tuning', () => {
+  it('knows a couple too proud to give way, a perfectionist thesis, cramming weak students, and a return to university at fifty', () => {
+    expectSituations([
+      ['我和老婆一吵架就冷战，两个人都好面子，谁也不肯先低头', 'situation.marriage.too-proud-to-apologise'],
+      ["My thesis chapter has been rewritten eight times and my supervisor wants it submitted; I'm a perfectionist", 'situation.work.perfectionism'],
+      ['我是初中数学老师，恨不得一节课把所有东西都塞给基础差的学生，结果他们更跟不上', 'situation.work.teaching-different-temperaments'],
+      ["I'm 50 and want to go back to school for a degree in something new; people say I'm crazy", 'situation.career.midlife-change'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 77', () => {
+    expectStories(
+      [
+        ['孔子说过“学而优则仕”，这话是对谁说的？', 'unrecorded.xue-er-you-ze-shi-by-confucius'],
+        ['In what year did Wang Yangming die?', 'unrecorded.wang-death'],
+        ['Why did Wang Yangming say one must first complete knowing before acting?', 'unrecorded.wang-know-before-acting'],
+        ['Why does the Diamond Sutra praise giving that is firmly attached to forms?', 'unrecorded.ds-give-abiding-in-forms'],
+      ],
+      ['子夏说“学而优则仕”是什么意思？', 'Why does the Diamond Sutra say giving should not be attached to forms?', 'What does Wang Yangming say about knowing and acting?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
