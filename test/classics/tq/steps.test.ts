@@ -2309,6 +2309,26 @@ describe('Intent and Evidence: set 77 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 78 tuning', () => {
+  it('answers how the Daodejing would have a ruler treat the people from the chapters on it', () => {
+    const found = evidenceFor('According to the Daodejing, how should a ruler treat the people?').evidence.map((e) => e.passage.locator);
+    expect(found.some((l) => ['Daodejing 17', 'Daodejing 49', 'Daodejing 57', 'Daodejing 66'].includes(l))).toBe(true);
+  });
+
+  it('knows the stories told otherwise in set 78', () => {
+    expectStories(
+      [
+        ['Zengzi says he examines himself five times a day; what are they?', 'unrecorded.zengzi-examines-other-count'],
+        ['曾子一日四省，是哪四件事？', 'unrecorded.zengzi-examines-other-count'],
+        ['王阳明说必须先把道理弄明白了才能去做，对吗？', 'unrecorded.wang-know-before-acting'],
+        ['The Diamond Sutra says to keep the mind firmly fixed on forms while giving; how is that done?', 'unrecorded.ds-give-abiding-in-forms'],
+        ['Wang Yangming and Zhu Xi sat together before the bamboo; what happened?', 'unrecorded.wang-meets-zhu-xi'],
+      ],
+      ['What three things does Zengzi examine each day?', '王阳明为什么反对必须先弄明白才能去做？', 'Why does the Diamond Sutra say the mind should not be fixed on forms while giving?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
