@@ -687,6 +687,9 @@ export function askingSentence(content: string): string | undefined {
 
 const HEXAGRAM_LINE = /^(Yijing \d+ \([^)]+\)) line \d+$/;
 
+/** A question asking which line of a hexagram a line is. */
+const ASKS_WHICH_LINE = /\bwhich line\b|哪一?爻|第几爻/u;
+
 /** A quote's Han characters alone: editions punctuate one line differently. */
 const hanOnly = (text: string) => text.replace(/[^\p{Script=Han}]/gu, '');
 
@@ -819,7 +822,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // A comparison quotes one side and asks about the other: there the quote names a side only.
   // Quotes are read from the question as asked: the question words taken out of its content
   // ("sees", "说") may be words of the quote.
-  const quotes = intent.kind === 'comparative' ? [] : quotesOf(intent.question ?? intent.content, intent.concepts).map((q) => new QuoteMatcher(q, retrieval));
+  let quotes = intent.kind === 'comparative' ? [] : quotesOf(intent.question ?? intent.content, intent.concepts).map((q) => new QuoteMatcher(q, retrieval));
   // A comparison is also looked for by what it compares, without the words that frame it: "shows up
   // a lot", "the same way" would otherwise rank each classic's passages on those words.
   if (intent.kind === 'comparative' && intent.content) {
@@ -834,6 +837,19 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
     const extra = quotes.flatMap((q) => retrieval.search(q.text, scope, 5)).filter((h) => !seen.has(h.passage.id) && (seen.add(h.passage.id), true));
     if (extra.length) hits = [...hits, ...extra];
   }
+  // Two lines quoted together (“天行健，君子以自强不息；地势坤，君子以厚德载物”) may be two passages'
+  // (the Images of Qian and Kun): a quote no passage carries whole is read line by line when each
+  // of its lines is some passage's.
+  quotes = quotes.flatMap((q) => {
+    const lines = q.floor === QUOTE_FLOOR ? q.text.split(SENTENCE_END).filter((line) => Array.from(hanOnly(line)).length >= 3) : [];
+    if (lines.length < 2 || hits.some((h) => q.carries(h.passage.id))) return [q];
+    const parts = lines.map((line) => new QuoteMatcher(line, retrieval));
+    const seen = new Set(hits.map((h) => h.passage.id));
+    const found = parts.flatMap((part) => retrieval.search(part.text, scope, 5).filter((h) => part.carries(h.passage.id)));
+    if (!parts.every((part) => found.some((h) => part.carries(h.passage.id)))) return [q];
+    hits = [...hits, ...found.filter((h) => !seen.has(h.passage.id) && (seen.add(h.passage.id), true))];
+    return parts;
+  });
   const genuine = quotes.filter((q) => !q.alteredIn(hits.map((h) => h.passage.id)));
   // A question that asks how many of something is answered only by a passage that counts it.
   // A situation may count things in its story (算自己捐了多少): only its asking sentence can ask a count.
@@ -920,8 +936,10 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // A hexagram's line quoted under another line's name (乾卦上九“飞龙在天”: it is the fifth line's)
   // is a line misplaced: what the question says of it rests on the wrong line.
   // A concept's name quoted as the line (“亢龙有悔”, “上善若水”) counts here as the line it names.
+  // A question that asks which line it is (which line is 'the dragon that goes too high'?) places
+  // no line: it asks where the line is.
   const named = intent.references.length ? quotesOf(intent.question ?? intent.content).map((q) => new QuoteMatcher(q, retrieval)) : [];
-  if (misplacedLine(intent.references, named, k, retrieval)) return [];
+  if (!ASKS_WHICH_LINE.test(normalize(intent.question ?? intent.content)) && misplacedLine(intent.references, named, k, retrieval)) return [];
   // So is a classical line given to a chapter or section that lacks it, when another of the same
   // classic has it word for word (第一章说“道生一，一生二”: it is chapter 42's).
   if (misplacedInClassic(intent.references, named, hits, retrieval)) return [];

@@ -2329,6 +2329,43 @@ describe('Intent and Evidence: set 78 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 80 tuning', () => {
+  const locators = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads two lines quoted together from two passages line by line, but not a pair with one line altered', () => {
+    const found = locators('“天行健，君子以自强不息；地势坤，君子以厚德载物”这两句分别在讲什么？');
+    expect(found).toEqual(expect.arrayContaining(['Yijing 1 (Qian) Image', 'Yijing 2 (Kun) Image']));
+    expect(locators('“天行健，君子以自强不息；地势坤，君子以厚德载人”这两句分别在讲什么？')).toEqual([]);
+  });
+
+  it('answers which line of a hexagram a line is, and still refuses a line placed under another', () => {
+    expect(locators("In the Qian hexagram of the I Ching, which line is 'a dragon that has gone too high has regret'? And what does the first line say?")).toContain('Yijing 1 (Qian) line 6');
+    expect(locators('乾卦初九说“亢龙有悔”，这是什么意思？')).toEqual([]);
+  });
+
+  it('knows timing a move, impatience with an old father, a second failed entrance exam, and never enough after a good year', () => {
+    expectSituations([
+      ["I'm 29 and I've been offered a spot at a risky startup, but I have a stable government job. How do the classics think about when to move and when to stay put?", 'situation.decisions.when-to-move'],
+      ['我爸七十多了，一件事能翻来覆去说十遍，我有时候会不耐烦地顶回去。论语里对这种情况有什么说法吗？', 'situation.family.impatient-with-ageing-parent'],
+      ['考研二战又没上线，就差三分，不知道该不该三战，坚持到底算执着还是算傻？', 'situation.study.failed-exam'],
+      ['这两年生意还不错，换了车换了房，可总觉得不够，老想着再多赚一点。', 'situation.money.never-enough'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 80', () => {
+    expectStories(
+      [
+        ['In the Analects Confucius tells his students he was born already knowing everything. How does that fit with his love of learning?', 'unrecorded.confucius-born-knowing'],
+        ['孔子自称生而知之，为什么还要学？', 'unrecorded.confucius-born-knowing'],
+        ['What was the name of the village Laozi was born in?', 'unrecorded.laozi-birthplace'],
+        ['老子的老家在哪里？', 'unrecorded.laozi-birthplace'],
+        ['王阳明在传习录里主张必须先把天下万物的理一一格尽，然后才能去行动，为什么？', 'unrecorded.wang-know-before-acting'],
+      ],
+      ['孔子说“我非生而知之者”是什么意思？', 'Does Confucius say he was born knowing, or that he learned?', 'What does the Daodejing say about Laozi himself?', '王阳明为什么批评先把万物的理格尽再去行动的想法？'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
