@@ -2366,6 +2366,38 @@ describe('Intent and Evidence: set 80 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 81 tuning', () => {
+  it('knows favours asked of an official, a child who lies, feeling useless in old age, a couple split on saving, and living on likes', () => {
+    expectSituations([
+      ['我在单位管审批，老有人托关系来找我。拒绝吧得罪人，答应吧又违心，古人会怎么看？', 'situation.work.favours-asked'],
+      ["my 15 yo son lies to me all the time and I've started secretly checking his phone. thoughts?", 'situation.parenting.child-lies'],
+      ['我妈七十多了，老说自己没用了、啥都记不住，情绪很低落。经典里对变老是怎么看的？', 'situation.ageing.feeling-useless'],
+      ["My wife and I keep fighting about money. She wants to save every penny, I'd rather spend on trips while we're young.", 'situation.money.too-stingy'],
+      ['我从小就特别在意别人怎么看我，发条朋友圈要改十遍，点赞少了一整天都难受。', 'situation.anxiety.praise-and-blame'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 81', () => {
+    expectStories(
+      [
+        ['Why does Confucius tell Zengzi in the Analects that filial piety and fraternal respect are the root of humaneness?', 'unrecorded.youzi-root-by-confucius'],
+        ['孔子说“孝弟也者，其为仁之本与”，为什么这么说？', 'unrecorded.youzi-root-by-confucius'],
+        ['Wang Yangming says you should sit in silent meditation all day and cut off every single thought. How long each day?', 'unrecorded.wang-sit-all-day'],
+        ['王阳明龙场悟道以后说，格物就是要去格竹子，他为什么这么坚持？', 'unrecorded.bamboo-at-longchang'],
+        ['Did Laozi have a wife or kids?', 'unrecorded.laozi-family'],
+        ['What musical instrument did Yan Hui play?', 'unrecorded.yan-hui-instrument'],
+      ],
+      [
+        'Did Confucius say that filial piety and fraternal respect are the root of humaneness?',
+        '有子说“孝弟也者，其为仁之本与”是什么意思？',
+        'Why did Wang Yangming have beginners sit quietly, and what did he warn against?',
+        'What does the Daodejing say about family?',
+        'Which instrument does Zilu play in the Analects?',
+      ],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
