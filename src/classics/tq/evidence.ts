@@ -636,9 +636,20 @@ function namedFully(concept: Concept, content: string, phrasesOnly = false): boo
     // A capitalised name ("the One", "the Way") is a name only when written so, which the question
     // as normalised no longer shows ("the one where Laozi dreams").
     if (phrasesOnly) return name === name?.toLowerCase() && /^[a-z]+(?:[\s-][a-z]+)+$/.test(n) && new RegExp(`\\b${n}\\b`).test(content);
-    const strong = /\p{Script=Han}/u.test(n) || /[\s-]/.test(n) || n === normalize(concept.pinyin_plain ?? '');
-    return strong && content.includes(n);
+    const romanised = n === normalize(concept.pinyin_plain ?? '');
+    const strong = /\p{Script=Han}/u.test(n) || /[\s-]/.test(n) || romanised;
+    return strong && (content.includes(n) || (romanised && spacedSyllables(n).test(content)));
   });
+}
+
+/**
+ * A romanised name written with spaces between its syllables, or some of them (zhi xing he yi
+ * for zhixingheyi), as whole words. Names shorter than four letters (ren, li) are left out: they
+ * would find themselves across everyday words.
+ */
+function spacedSyllables(name: string): RegExp {
+  if (!/^[a-z]{4,}$/.test(name)) return /(?!)/;
+  return new RegExp(`\\b${Array.from(name).join(' ?')}\\b`);
 }
 
 /** Whether a question names a concept by a name of two characters or more, or in Latin letters. */
@@ -784,7 +795,10 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // romanisation, which would also hit names like the state of Wei.
   const withoutRomanisation = (text: string) => {
     let out = text;
-    for (const c of intent.concepts) for (const alias of [c.pinyin_plain, c.pinyin, ...c.aliases]) if (alias && !/\p{Script=Han}/u.test(alias)) out = out.split(normalize(alias)).join(' ');
+    for (const c of intent.concepts) {
+      for (const alias of [c.pinyin_plain, c.pinyin, ...c.aliases]) if (alias && !/\p{Script=Han}/u.test(alias)) out = out.split(normalize(alias)).join(' ');
+      if (c.pinyin_plain) out = out.replace(new RegExp(spacedSyllables(normalize(c.pinyin_plain)).source, 'g'), ' ');
+    }
     // A Chinese question that gives a line in pinyin beside its characters (si huan er yu fang zhi
     // （思患而豫防之）) asks about the characters: the romanisation is no English of its own.
     if (intent.lang === 'zh') out = normalize(out).replace(PINYIN_RUN, ' ');

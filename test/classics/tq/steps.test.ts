@@ -2398,6 +2398,38 @@ describe('Intent and Evidence: set 81 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 82 tuning', () => {
+  const locators = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads a concept romanised syllable by syllable (zhi xing he yi) as its name', () => {
+    expect(locators("Can someone explain Wang Yangming's zhi xing he yi?")).toEqual(expect.arrayContaining(['Chuanxilu 5', 'Chuanxilu 226', 'Chuanxilu 133']));
+  });
+
+  it('finds the ford asked about as a river crossing', () => {
+    expect(locators('In the Analects, Confucius sends Zilu to ask two men plowing a field where the river crossing is. What did those recluses tell him?')).toContain('Analects 18.6');
+  });
+
+  it('knows why good people fall ill and a wish to humiliate a rumour-monger', () => {
+    expectSituations([
+      ["My younger sister was just diagnosed with terminal cancer. She's the kindest person I know and never hurt anyone. Why does this happen to good people?", 'situation.illness.why-good-people-suffer'],
+      ['A coworker has been spreading rumors about me to our manager. I have proof, and I want to expose and humiliate him in front of the whole team.', 'situation.conflict.badmouthed'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 82', () => {
+    expectStories(
+      [
+        ['孔子在陈国断粮时，颜回生气地问“君子亦有穷乎”，孔子是怎么安慰他的？', 'unrecorded.yan-hui-junzi-qiong'],
+        ['The Analects says Confucius studied the Yijing at fifty and afterwards wrote a commentary on the Daodejing. Which chapter?', 'unrecorded.confucius-daodejing-commentary'],
+        ['须菩提出家以前是做什么的？', 'unrecorded.subhuti-before-ordination'],
+        ['孔子的孙子叫什么名字？', 'unrecorded.confucius-grandson'],
+        ['Wang Yangming taught that good and evil are two completely separate things, opposed like ice and coals. Can you explain?', 'unrecorded.wang-good-evil-separate'],
+      ],
+      ['子路问“君子亦有穷乎”，孔子怎么回答？', 'Why did Confucius want to study the Changes at fifty?', '须菩提在金刚经里问了佛什么？', "Who was Confucius's son?", 'Why does Wang Yangming say good and evil are only one thing?'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
