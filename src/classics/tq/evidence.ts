@@ -477,10 +477,10 @@ const PASSIVE = new Set(['被', '为']);
 
 /**
  * Characters that popular quotation writes for the received text's (福之所依 for 福之所倚, 疏而不漏
- * for 疏而不失): each group read as its first character, so a quote in the popular form is the
- * line, not a change of it.
+ * for 疏而不失), or types for them because they look alike (已所不欲 for 己所不欲): each group read
+ * as its first character, so a quote in the popular form is the line, not a change of it.
  */
-const QUOTED_VARIANTS: readonly string[] = ['倚依', '失漏'];
+const QUOTED_VARIANTS: readonly string[] = ['倚依', '失漏', '己已巳'];
 const VARIANT_OF = new Map(QUOTED_VARIANTS.flatMap((group) => Array.from(group).map((c) => [c, group[0]!] as const)));
 export const asReceived = (text: string) => Array.from(text, (c) => VARIANT_OF.get(c) ?? c).join('');
 

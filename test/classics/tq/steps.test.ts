@@ -2430,6 +2430,36 @@ describe('Intent and Evidence: set 82 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 83 tuning', () => {
+  const locators = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+
+  it('reads 已 typed for 己 in a quote as the line, and still refuses a line with a word changed', () => {
+    expect(locators('“已所不欲，勿施于人”孔子到底是对谁说的？好像不止说过一次？')).toEqual(expect.arrayContaining(['Analects 12.2', 'Analects 15.24']));
+    expect(locators('“己所不欲，必施于人”孔子到底是对谁说的？')).toEqual([]);
+  });
+
+  it('knows a step up one fears not being ready for, a lavish funeral, numbers to adjust, and a book never started', () => {
+    expectSituations([
+      ['领导让我去竞聘部门总监，我一方面挺想去，一方面又觉得自己还不够格，怕干砸了被同事笑话。', 'situation.career.not-sure-ready'],
+      ['My grandma passed last month. My uncle insists on a really lavish funeral and banquet that the family can barely afford. I think a simple, sincere service is enough.', 'situation.grief.lavish-funeral'],
+      ["My manager wants me to 'adjust' some numbers in a quarterly report. I have a mortgage and two kids and can't afford to lose this job.", 'situation.ethics.tempting-money'],
+      ['我拖延症特别严重，说要写一本书说了三年，一个字都没动，总觉得准备还不够充分。', 'situation.study.procrastination'],
+    ]);
+  });
+
+  it('knows the stories told otherwise in set 83', () => {
+    expectStories(
+      [
+        ['How tall was Laozi? And is it true he was already white-haired when he was born?', 'unrecorded.laozi-height'],
+        ['易经里老说“利涉大川”，这个大川具体指的是黄河还是长江？', 'unrecorded.which-great-river'],
+        ['老子在道德经里也说过“己所不欲，勿施于人”，他的理解跟孔子有什么不一样？', 'unrecorded.laozi-said-shu'],
+        ['Wang Yangming told Zhu Bensi that grass, trees and stones have no liangzhi at all. Why?', 'unrecorded.wang-stones-no-liangzhi'],
+      ],
+      ['老子在第几章讲知足？', '“利涉大川”是什么意思？', '孔子说“己所不欲，勿施于人”是对谁说的？', '王阳明为什么说草木瓦石也有良知？'],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
