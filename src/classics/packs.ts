@@ -6,6 +6,7 @@ import type { Claim, Concept, ConflictRecord, GateFixture, Guidance, Misreading,
 import * as F from './pack-format.js';
 import { GateRulesFile, patternsOf, type GateRules } from '../gate/gate.js';
 import { hexagramPassages } from './yijing.js';
+import { Prefilter } from '../platform/literals.js';
 
 export interface LoadedPack {
   manifest: z.infer<typeof F.PackManifestFile>;
@@ -38,7 +39,8 @@ export interface Knowledge {
   guidance: Map<string, Guidance>;
   synonyms: string[][];
   /** Stories the classics do not record, each with its patterns compiled. */
-  unrecorded: (UnrecordedStory & { matchers: RegExp[] })[];
+  /** Each story with a test per pattern; the tests share one prefilter, so a question is scanned once for all. */
+  unrecorded: (UnrecordedStory & { matchers: ((normalized: string) => boolean)[] })[];
   releases: Release[];
   releaseById: Map<string, Release>;
   /** The newest release with status `released`: what the service serves. */
@@ -92,6 +94,7 @@ const listJson = (dir: string, pattern: RegExp) => (existsSync(dir) ? readdirSyn
 /** Loads packs/classics and checks every cross-reference. Errors are listed, never thrown. */
 export function loadKnowledge(classicsDir: string): LoadResult {
   const errors: string[] = [];
+  const storyTests = new Prefilter();
   const k: Knowledge = {
     packs: [],
     sources: new Map(),
@@ -180,7 +183,7 @@ export function loadKnowledge(classicsDir: string): LoadResult {
     if (existsSync(join(dir, 'synonyms.json'))) k.synonyms.push(...(readJson(join(dir, 'synonyms.json'), F.SynonymFile, errors) ?? []));
     for (const story of single('unrecorded.json', F.UnrecordedFile)) {
       try {
-        k.unrecorded.push({ ...story, matchers: story.patterns.map((pattern) => new RegExp(pattern, 'u')) });
+        k.unrecorded.push({ ...story, matchers: story.patterns.map((pattern) => storyTests.test(new RegExp(pattern, 'u'))) });
       } catch (e) {
         errors.push(`${packId}: unrecorded story ${story.id} has a pattern that does not compile: ${(e as Error).message}`);
       }

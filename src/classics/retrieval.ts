@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { StringTrie } from '../platform/string-trie.js';
 import { TextIndex, type TextIndexOptions } from '../platform/text-index.js';
 import type { Knowledge } from './packs.js';
 import type { Concept, Passage, Situation, Tradition } from './model.js';
@@ -58,6 +59,7 @@ export const PASSAGE_INDEX: TextIndexOptions<IndexedPassage> = {
   extract: (doc, field) => doc[field as (typeof PASSAGE_FIELDS)[number]],
   id: (doc) => doc.id,
   tokenize: (text) => terms(text),
+  scoreTable: true,
 };
 
 const TRADITION_NAMES: Record<string, Tradition> = {
@@ -205,8 +207,8 @@ export class Retrieval {
   /** See idOrder. */
   private idPlaces: Uint32Array | undefined;
   private readonly aliasIndex: AliasEntry[] = [];
-  /** The places in aliasIndex of the aliases, by their first two UTF-16 units (see unitPair). */
-  private readonly aliasesByStart = new Map<number, number[]>();
+  /** Every alias, by its place in aliasIndex: one pass over a question finds all their occurrences. */
+  private readonly aliasTrie = new StringTrie();
   /** Situations by how people phrase them, scored as the passages are (BM25, MiniSearch's formula). */
   private readonly situationIndex: TextIndex;
   private readonly situationTerms = new Map<string, Set<string>>();
@@ -265,12 +267,7 @@ export class Retrieval {
       }
     }
     this.aliasIndex.sort((a, b) => b.alias.length - a.alias.length);
-    this.aliasIndex.forEach((e, i) => {
-      const start = unitPair(e.alias, 0);
-      const list = this.aliasesByStart.get(start);
-      if (list) list.push(i);
-      else this.aliasesByStart.set(start, [i]);
-    });
+    this.aliasIndex.forEach((e, i) => this.aliasTrie.add(e.alias, i));
     // Modern everyday words cut a question too (see MODERN_WORDS and ORDINARY_WORDS).
     for (const word of [...k.synonyms.flat(), ...k.concepts.flatMap(conceptNames), ...MODERN_WORDS, ...ORDINARY_WORDS]) {
       const n = normalize(word).trim();
@@ -432,23 +429,18 @@ export class Retrieval {
     const taken: [number, number][] = [];
     // A question written in ordinary case ("the one people hardly notice") does not name the One.
     const cased = text !== text.toLowerCase();
-    // Only aliases whose first two units are in the text can be in it; they are read in
-    // aliasIndex's order (longest first), as the overlap rule below needs.
-    const starts = new Set<number>();
-    for (let i = 0; i < n.length; i++) {
-      starts.add(unitPair(n, i));
-      starts.add(n.charCodeAt(i) * 65536);
-    }
-    const candidates: number[] = [];
-    for (const start of starts) for (const at of this.aliasesByStart.get(start) ?? []) candidates.push(at);
-    for (const place of Int32Array.from(candidates).sort()) {
+    // Every occurrence of every alias, each alias's from left to right; the aliases are then read
+    // in aliasIndex's order (longest first), as the overlap rule below needs.
+    const occurrences = new Map<number, number[]>();
+    this.aliasTrie.forEachMatch(n, (place, at) => {
+      const list = occurrences.get(place);
+      if (list) list.push(at);
+      else occurrences.set(place, [at]);
+    });
+    for (const place of Int32Array.from(occurrences.keys()).sort()) {
       const { alias, conceptId, cjk, proper } = this.aliasIndex[place]!;
       if (proper && cased && !text.includes(proper)) continue;
-      let from = 0;
-      for (;;) {
-        const at = n.indexOf(alias, from);
-        if (at < 0) break;
-        from = at + 1;
+      for (const at of occurrences.get(place)!) {
         const end = at + alias.length;
         if (!cjk && (/[a-z0-9]/.test(n[at - 1] ?? ' ') || /[a-z0-9]/.test(n[end] ?? ' '))) continue;
         if (cjk && alias.length === 1 && (GRAMMATICAL.has(alias) || ordinaryWordAt(n, at))) continue;
@@ -871,8 +863,6 @@ export function kthLargest(values: Float64Array, k: number): number {
   return values[target]!;
 }
 
-/** Two UTF-16 units as one number; the last unit of a text pairs with 0, as does a one-unit text's. */
-const unitPair = (s: string, i: number) => s.charCodeAt(i) * 65536 + (i + 1 < s.length ? s.charCodeAt(i + 1) : 0);
 
 function conceptNames(c: Concept): string[] {
   return [c.zh, c.zh_traditional, c.pinyin, c.pinyin_plain, c.en, ...c.aliases].filter((s) => s && s.trim());

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalize, withoutQuotations } from '../classics/text.js';
+import { Prefilter } from '../platform/literals.js';
 
 /** The Gate's rule file (packs/classics/core/gate-rules.json). */
 export const GateRulesFile = z.object({
@@ -96,13 +97,18 @@ export interface GateVerdict {
   message: string | null;
 }
 
+/** A compiled pattern's test: it looks for the pattern's required strings before it runs it (platform/literals). */
+type Test = (text: string) => boolean;
+type Replacement = { pattern: RegExp; may: Test };
+
 interface CompiledRule {
   id: string;
   category: GateCategory;
-  patterns: RegExp[];
-  unless: RegExp[];
+  patterns: Test[];
+  unless: Test[];
   exemptIfAboutClassics: boolean;
 }
+
 
 export interface Gate {
   evaluate(text: string, lang: 'zh' | 'en'): GateVerdict;
@@ -126,17 +132,23 @@ const ALLOWED: GateVerdict = { allowed: true, category: null, ruleId: null, mess
  * pure: the same text always gets the same verdict.
  */
 export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Gate {
-  const about = new RegExp(rules.aboutClassics, 'u');
+  const prefilter = new Prefilter();
+  const compile = (pattern: string): Test => prefilter.test(new RegExp(pattern, 'u'));
+  // Global patterns: every occurrence is replaced, not only the first.
+  const replacement = (pattern: string): Replacement => {
+    const re = new RegExp(pattern, 'gu');
+    return { pattern: re, may: prefilter.may(re) };
+  };
+  const about = compile(rules.aboutClassics);
   const compiled: CompiledRule[] = rules.rules.map((r) => ({
     id: r.id,
     category: r.category as GateCategory,
-    patterns: r.patterns.map((p) => new RegExp(p, 'u')),
-    unless: (r.unless ?? []).map((p) => new RegExp(p, 'u')),
+    patterns: r.patterns.map(compile),
+    unless: (r.unless ?? []).map(compile),
     exemptIfAboutClassics: r.exemptIfAboutClassics ?? false,
   }));
-  // Global patterns: every occurrence of an aside span is blanked, not only the first.
-  const aside = (rules.aside ?? []).map((p) => new RegExp(p, 'gu'));
-  const spellings = (rules.spellings ?? []).map((s) => ({ pattern: new RegExp(s.pattern, 'gu'), as: s.as }));
+  const aside = (rules.aside ?? []).map(replacement);
+  const spellings = (rules.spellings ?? []).map((s) => ({ ...replacement(s.pattern), as: s.as }));
   // A misreading is recognised by its literal assertions and by the rule file's paraphrase patterns.
   const byId = new Map(misreadings.map((m) => [m.id, m]));
   // A literal is only searched for in a text that contains its opening pair of characters (see pairsOf).
@@ -146,31 +158,28 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
   for (const { misreading, patterns } of rules.misreadingPatterns ?? []) {
     const rule = byId.get(misreading);
     if (!rule) throw new Error(`gate-rules.json: misreadingPatterns names an unknown misreading ${misreading}`);
-    for (const p of patterns) {
-      const re = new RegExp(p, 'u');
-      assertions.push({ test: (n) => re.test(n), rule });
-    }
+    for (const p of patterns) assertions.push({ test: compile(p), rule });
   }
   // One-character names (孝, 礼, 空) count here: the act-on-it pattern must match as well.
   const triggers = misreadings
     .flatMap((m) => m.triggers.map((t) => ({ text: normalize(t).trim(), rule: m })))
     .filter((t) => t.text.length > 0)
     .map((t) => ({ ...t, test: termMatcher(t.text) }));
-  const justification = rules.misreadingJustification ? new RegExp(rules.misreadingJustification, 'u') : undefined;
-  const premise = rules.misreadingPremise ? new RegExp(rules.misreadingPremise, 'u') : undefined;
-  const personalRequest = rules.personalRequest ? new RegExp(rules.personalRequest, 'u') : undefined;
-  const aboutText = rules.aboutText ? new RegExp(rules.aboutText, 'u') : undefined;
-  const reflective = rules.reflective ? new RegExp(rules.reflective, 'u') : undefined;
+  const justification = rules.misreadingJustification ? compile(rules.misreadingJustification) : undefined;
+  const premise = rules.misreadingPremise ? compile(rules.misreadingPremise) : undefined;
+  const personalRequest = rules.personalRequest ? compile(rules.personalRequest) : undefined;
+  const aboutText = rules.aboutText ? compile(rules.aboutText) : undefined;
+  const reflective = rules.reflective ? compile(rules.reflective) : undefined;
   const domains = (rules.domains ?? []).map((d) => ({
     id: d.id,
     category: d.category as GateCategory,
-    pattern: new RegExp(d.pattern, 'u'),
+    test: compile(d.pattern),
     unanchored: d.unanchored ?? false,
   }));
   // A text is anchored in the classics when it names one (aboutClassics) or one of their concepts by a
   // name long enough to mean something on its own (无为, filial piety; not 学 or 和). Compiled once.
   const concepts = [...new Set(triggers.map((t) => t.text))].filter((t) => (/\p{Script=Han}/u.test(t) ? t.length >= 2 : t.length >= 4));
-  const anchored = new RegExp([rules.aboutClassics, ...(rules.anchors ?? []), ...concepts.map((t) => (/\p{Script=Han}/u.test(t) ? escape(t) : `\\b${escape(t)}\\b`))].join('|'), 'u');
+  const anchored = compile([rules.aboutClassics, ...(rules.anchors ?? []), ...concepts.map((t) => (/\p{Script=Han}/u.test(t) ? escape(t) : `\\b${escape(t)}\\b`))].join('|'));
   const message = (category: GateCategory, lang: 'zh' | 'en') => {
     const c = rules.categories[category];
     return c ? (lang === 'zh' ? c.message_zh : c.message_en) : category;
@@ -187,9 +196,9 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
       // Second layer: a personal request (a decision, a verdict, a service) inside a professional
       // or divinatory domain, unless the question asks what a text says; in the professional
       // domains, also a plain question that never touches the classics.
-      if (!aboutText?.test(n)) {
-        const domain = domains.find((d) => d.pattern.test(n));
-        const asks = domain && (personalRequest?.test(withoutQuotations(n)) || (domain.unanchored && isQuestion(n) && !reflective?.test(n) && !anchored.test(n)));
+      if (!aboutText?.(n)) {
+        const domain = domains.find((d) => d.test(n));
+        const asks = domain && (personalRequest?.(withoutQuotations(n)) || (domain.unanchored && isQuestion(n) && !reflective?.(n) && !anchored(n)));
         if (asks) return { allowed: false, category: domain.category, ruleId: domain.id, message: message(domain.category, lang) };
       }
       // A misreading asserted as fact, or a concept of the classics used to justify an act.
@@ -200,10 +209,10 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
         return assertions.find((a) => (a.pair === undefined || seen.has(a.pair)) && a.test(n));
       };
       const asserted = isQuestion(n) ? undefined : findAssertion();
-      const justified = !asserted && justification?.test(n) ? (findAssertion() ?? triggers.find((t) => t.test(n))) : undefined;
+      const justified = !asserted && justification?.(n) ? (findAssertion() ?? triggers.find((t) => t.test(n))) : undefined;
       // "X, right? Write my reading notes on that basis" asks for work resting on X, so X is
       // asserted even inside a question; "王阳明讲知行合一，在这个基础上帮我写" rests on no misreading.
-      const premised = !asserted && !justified && premise?.test(n) ? findAssertion() : undefined;
+      const premised = !asserted && !justified && premise?.(n) ? findAssertion() : undefined;
       {
         const hit = asserted ?? justified ?? premised;
         if (hit) {
@@ -242,8 +251,8 @@ function pairsOf(n: string): Set<number> {
 }
 
 /** Every spelling variant becomes its one form (a function replacer, so `$` in `as` stays literal). */
-function respell(n: string, spellings: { pattern: RegExp; as: string }[]): string {
-  for (const s of spellings) n = n.replace(s.pattern, () => s.as);
+function respell(n: string, spellings: (Replacement & { as: string })[]): string {
+  for (const s of spellings) if (s.may(n)) n = n.replace(s.pattern, () => s.as);
   return n;
 }
 
@@ -251,9 +260,9 @@ function respell(n: string, spellings: { pattern: RegExp; as: string }[]): strin
  * Typographic apostrophes become plain ones (phone keyboards type "don’t"), then every `aside` span
  * is blanked with a space, so that word boundaries around it survive.
  */
-function setAside(n: string, aside: RegExp[]): string {
+function setAside(n: string, aside: Replacement[]): string {
   n = n.replace(/[\u2018\u2019\u02bc`]/g, "'");
-  for (const p of aside) n = n.replace(p, ' ');
+  for (const p of aside) if (p.may(n)) n = n.replace(p.pattern, ' ');
   return n;
 }
 
@@ -266,10 +275,10 @@ function termMatcher(term: string): (n: string) => boolean {
   return (n) => re.test(n);
 }
 
-function matches(rule: CompiledRule, n: string, about: RegExp): boolean {
-  if (!rule.patterns.some((p) => p.test(n))) return false;
-  if (rule.unless.some((p) => p.test(n))) return false;
-  if (rule.exemptIfAboutClassics && about.test(n)) return false;
+function matches(rule: CompiledRule, n: string, about: Test): boolean {
+  if (!rule.patterns.some((test) => test(n))) return false;
+  if (rule.unless.some((test) => test(n))) return false;
+  if (rule.exemptIfAboutClassics && about(n)) return false;
   return true;
 }
 

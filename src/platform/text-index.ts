@@ -38,6 +38,13 @@ export interface TextIndexOptions<T> {
   extract: (doc: T, field: string) => string | null | undefined;
   id: (doc: T) => string;
   tokenize: (text: string) => string[];
+  /**
+   * Keep each posting's part of the BM25 score, which the index alone fixes (the term's idf, its
+   * frequency, the document's length), in a table of 8 bytes a posting made at the first search,
+   * so that a search multiplies instead of working it out: for a small index searched on every
+   * request (the classics' passages), not for a large one whose memory counts (the atlas).
+   */
+  scoreTable?: boolean;
 }
 
 export interface TextSearchOptions {
@@ -78,13 +85,16 @@ export class TextIndex {
   /** Texts are bounded (at most a few thousand characters), so a frequency fits in 16 bits. */
   private freqs: Uint16Array<ArrayBufferLike> = new Uint16Array(0);
   /** Per-document scratch for search: a search runs start to finish without yielding, so one set is enough. */
-  private scratch: { total: Float64Array; term: Float64Array; matched: Uint16Array; lastTerm: Uint32Array } | undefined;
+  private scratch: { total: Float64Array; term: Float64Array; matched: Uint16Array; lastTerm: Uint32Array; touched: Uint32Array; touchedByTerm: Uint32Array } | undefined;
   /** Per field, each document's length part of the BM25 denominator, K * (1 - B + B * length / average); made at the first search. */
   private norms: Float64Array[] | undefined;
+  /** With `scoreTable`: each posting's idf * (D + tf * (K + 1) / (tf + norm)), in posting order; made at the first search. */
+  private table: Float64Array | undefined;
 
   private constructor(
     private readonly fields: readonly string[],
     private readonly tokenize: (text: string) => string[],
+    private readonly scoreTable = false,
   ) {
     this.lengths = fields.map(() => []);
     this.averageLengths = fields.map(() => 0);
@@ -92,7 +102,7 @@ export class TextIndex {
 
   /** Indexes the documents in order, yielding now and then (`if (tick()) yield`) so a caller can slice the work. */
   static *build<T>(documents: Iterable<T>, options: TextIndexOptions<T>, tick: () => boolean): Generator<void, TextIndex, void> {
-    const index = new TextIndex(options.fields, options.tokenize);
+    const index = new TextIndex(options.fields, options.tokenize, options.scoreTable);
     const building = options.fields.map(() => new Map<string, number[]>());
     let total = 0;
     for (const doc of documents) {
@@ -255,8 +265,16 @@ export class TextIndex {
    */
   private scored(queryTerms: readonly QueryTerm[], options: Omit<TextSearchOptions, 'boostTerm'>): { ordinals: number[]; scores: number[] } {
     const n = this.ids.length;
-    const scratch = (this.scratch ??= { total: new Float64Array(n), term: new Float64Array(n), matched: new Uint16Array(n), lastTerm: new Uint32Array(n) });
-    const { total, term: termScore, matched, lastTerm } = scratch;
+    // A document enters each list at most once per search (touched) or per query term (touchedByTerm), so n places are enough.
+    const scratch = (this.scratch ??= {
+      total: new Float64Array(n),
+      term: new Float64Array(n),
+      matched: new Uint16Array(n),
+      lastTerm: new Uint32Array(n),
+      touched: new Uint32Array(n),
+      touchedByTerm: new Uint32Array(n),
+    });
+    const { total, term: termScore, matched, lastTerm, touched, touchedByTerm } = scratch;
     const { docs, freqs, fields, postings } = this;
     const norms = (this.norms ??= fields.map((_, f) => {
       const lengths = this.lengths[f]!;
@@ -265,12 +283,13 @@ export class TextIndex {
       for (let doc = 0; doc < n; doc++) out[doc] = K * (1 - B + (B * (lengths[doc] ?? 0)) / average);
       return out;
     }));
+    const table = this.scoreTable ? (this.table ??= this.scores(norms)) : undefined;
     const fieldBoosts = fields.map((field) => options.boost?.[field] || 1);
-    const touched: number[] = [];
-    const touchedByTerm: number[] = [];
+    let touchedCount = 0;
     let ordinal = 0;
     for (const { expansions, times, boost } of queryTerms) {
       ordinal++;
+      let termCount = 0;
       for (const { term: t, weight } of expansions) {
         for (let f = 0; f < fields.length; f++) {
           const { slots, offsets } = postings[f]!;
@@ -285,28 +304,30 @@ export class TextIndex {
           for (let i = start; i < end; i++) {
             const doc = docs[i]!;
             const tf = freqs[i]!;
-            const score = fieldWeight * (idf * (D + (tf * (K + 1)) / (tf + norm[doc]!)));
+            // The same product either way: the table holds the parenthesis, worked out once.
+            const score = table ? fieldWeight * table[i]! : fieldWeight * (idf * (D + (tf * (K + 1)) / (tf + norm[doc]!)));
             if (lastTerm[doc] !== ordinal) {
               // A document's first posting of all is its first of this term.
-              if (matched[doc] === 0) touched.push(doc);
+              if (matched[doc] === 0) touched[touchedCount++] = doc;
               lastTerm[doc] = ordinal;
-              touchedByTerm.push(doc);
+              touchedByTerm[termCount++] = doc;
               matched[doc]! += 1;
             }
             termScore[doc]! += score;
           }
         }
       }
-      for (const doc of touchedByTerm) {
+      for (let j = 0; j < termCount; j++) {
+        const doc = touchedByTerm[j]!;
         for (let r = 0; r < times; r++) total[doc]! += termScore[doc]!;
         termScore[doc] = 0;
       }
-      touchedByTerm.length = 0;
     }
     const ordinals: number[] = [];
     const scores: number[] = [];
     const { filter } = options;
-    for (const doc of touched) {
+    for (let j = 0; j < touchedCount; j++) {
+      const doc = touched[j]!;
       if (!filter || filter(this.ids[doc]!)) {
         ordinals.push(doc);
         scores.push(total[doc]! * matched[doc]!);
@@ -316,6 +337,27 @@ export class TextIndex {
       lastTerm[doc] = 0;
     }
     return { ordinals, scores };
+  }
+
+  /** The score table (see `scoreTable`): the loop of `scored` with the query's weights left out. */
+  private scores(norms: Float64Array[]): Float64Array {
+    const n = this.ids.length;
+    const out = new Float64Array(this.docs.length);
+    for (let f = 0; f < this.fields.length; f++) {
+      const { offsets } = this.postings[f]!;
+      const norm = norms[f]!;
+      for (let slot = 0; slot + 1 < offsets.length; slot++) {
+        const start = offsets[slot]!;
+        const end = offsets[slot + 1]!;
+        const df = end - start;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        for (let i = start; i < end; i++) {
+          const tf = this.freqs[i]!;
+          out[i] = idf * (D + (tf * (K + 1)) / (tf + norm[this.docs[i]!]!));
+        }
+      }
+    }
+    return out;
   }
 
   /** Every term in the index, each once, in no particular order. */

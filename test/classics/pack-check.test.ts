@@ -107,7 +107,7 @@ describe('pack check', () => {
       f['unrecorded.json'] = story(['\\bmet confucius\\b']);
     });
     expect(good.errors).toEqual([]);
-    expect(good.knowledge.unrecorded[0]!.matchers[0]!.test('laozi met confucius')).toBe(true);
+    expect(good.knowledge.unrecorded[0]!.matchers[0]!('laozi met confucius')).toBe(true);
     const bad = fixture((f) => {
       f['unrecorded.json'] = story(['(unclosed']);
     });

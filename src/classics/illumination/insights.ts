@@ -90,7 +90,8 @@ function readSituation(context: string, packIds: string[], lang: 'zh' | 'en', li
   }).value;
 }
 
-function composeInsights(req: InsightRequestInput, lib: Library, opts: { requestId: string }): Record<string, unknown> {
+/** The insight bundle for one request, before it is stored as a snapshot. */
+export function composeInsights(req: InsightRequestInput, lib: Library, opts: { requestId: string }): Record<string, unknown> {
   const k = lib.knowledge;
   const text = req.userText?.trim() || req.contextSummary?.trim() || '';
   if (!text) throw new ServiceError(400, 'INVALID_REQUEST', 'body.userText: userText or contextSummary is required');

@@ -220,6 +220,26 @@ const OPENINGS: [string, string][] = [
   ['yijing|i ching|book of changes|易经|周易', 'Yijing 1 (Qian)'],
 ];
 
+/**
+ * A question on how a work opens (how does the Diamond Sutra begin, 论语的开头是哪一句) asks about
+ * its first passage.
+ */
+const OPENING_PATTERNS: [RegExp, string][] = OPENINGS.map(([names, first]) => [
+  new RegExp(
+    `\\bhow (?:does|did) (?:the )?(?:${names}) (?:begin|start|open)\\b(?!\\s+(?:to|with|as)\\b)|\\b(?:the )?(?:very )?(?:beginning|opening|start|first)(?: (?:lines?|words|sentences?|passage|section|part|chapter))? of (?:the )?(?:${names})\\b|\\b(?:${names})(?:'s)? (?:opening|first (?:lines?|words|sentences?|passage|section))\\b|(?:${names})${TITLE_END}(?:的)?(?:开头|开篇|一开头|一开始|第一句|首章)(?:是|讲|说|写)?(?:的)?(?:什么|哪|啥|怎么)`,
+    'u',
+  ),
+  first,
+]);
+// Chapters, books and sections named in Chinese; global, for matchAll (which copies the expression).
+const DAODEJING_CHAPTER = new RegExp(`(?:道德经|老子)${TITLE_END}第?\\s*${NUM}\\s*章`, 'gu');
+const DAODEJING_CHAPTER_LATER = new RegExp(`(?:道德经|老子)${TITLE_END}(?:(?!论语|金刚经|传习录|易经|周易)[^。？！?!“",，\\d一二三四五六七八九十]){1,12}?第\\s*${NUM}\\s*章`, 'gu');
+const DAODEJING_LAST = new RegExp(`(?:道德经|老子)${TITLE_END}(?:的)?最后一章`, 'u');
+const ANALECTS_BOOK = new RegExp(`论语${TITLE_END}第\\s*${NUM}\\s*篇`, 'gu');
+const DIAMOND_SECTION = new RegExp(`(?:金刚经|diamond sutra)${TITLE_END}(?:(?:第|section|chapter)\\s*${NUM}|${NUM}\\s*分|\\s*(\\d+))`, 'gu');
+const CHUANXILU_SECTION = new RegExp(`(?:传习录|chuanxilu)${TITLE_END}(?:第|section)?\\s*${NUM}\\s*(?:条|段|节)?`, 'gu');
+const HEXAGRAM_ORDINAL = new RegExp(`第\\s*${NUM}\\s*卦`, 'gu');
+
 /** Finds locator-style references in a normalised question. */
 export function findReferences(n: string, k: Knowledge): ReferenceHit {
   const locators: string[] = [];
@@ -229,20 +249,12 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
     else dangling = true;
   };
 
-  // A question on how a work opens (how does the Diamond Sutra begin, 论语的开头是哪一句) asks
-  // about its first passage.
-  for (const [names, first] of OPENINGS) {
-    const opening = new RegExp(
-      `\\bhow (?:does|did) (?:the )?(?:${names}) (?:begin|start|open)\\b(?!\\s+(?:to|with|as)\\b)|\\b(?:the )?(?:very )?(?:beginning|opening|start|first)(?: (?:lines?|words|sentences?|passage|section|part|chapter))? of (?:the )?(?:${names})\\b|\\b(?:${names})(?:'s)? (?:opening|first (?:lines?|words|sentences?|passage|section))\\b|(?:${names})${TITLE_END}(?:的)?(?:开头|开篇|一开头|一开始|第一句|首章)(?:是|讲|说|写)?(?:的)?(?:什么|哪|啥|怎么)`,
-      'u',
-    );
-    if (opening.test(n)) want(first);
-  }
-  for (const m of n.matchAll(new RegExp(`(?:道德经|老子)${TITLE_END}第?\\s*${NUM}\\s*章`, 'gu'))) want(`Daodejing ${parseNumber(m[1]!)}`);
+  for (const [opening, first] of OPENING_PATTERNS) if (opening.test(n)) want(first);
+  for (const m of n.matchAll(DAODEJING_CHAPTER)) want(`Daodejing ${parseNumber(m[1]!)}`);
   // The chapter may come a few words later (道德经最后一章（第八十一章）), so long as no other classic
   // is named in between; and the last chapter is the eighty-first.
-  for (const m of n.matchAll(new RegExp(`(?:道德经|老子)${TITLE_END}(?:(?!论语|金刚经|传习录|易经|周易)[^。？！?!“",，\\d一二三四五六七八九十]){1,12}?第\\s*${NUM}\\s*章`, 'gu'))) want(`Daodejing ${parseNumber(m[1]!)}`);
-  if (new RegExp(`(?:道德经|老子)${TITLE_END}(?:的)?最后一章`, 'u').test(n)) want('Daodejing 81');
+  for (const m of n.matchAll(DAODEJING_CHAPTER_LATER)) want(`Daodejing ${parseNumber(m[1]!)}`);
+  if (DAODEJING_LAST.test(n)) want('Daodejing 81');
   for (const m of n.matchAll(/(?:daodejing|tao te ching|dao de jing|lao[ -]?(?:zi|tzu))[^\d]{0,12}?(?:chapter|ch\.?)?\s*(\d+)\b/g)) want(`Daodejing ${m[1]}`);
   for (const m of n.matchAll(/chapter\s*(\d+)\s*(?:of\s*)?(?:the\s*)?(?:daodejing|tao te ching|lao[ -]?(?:zi|tzu))/g)) want(`Daodejing ${m[1]}`);
 
@@ -252,7 +264,7 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
     if (value !== undefined && !k.passageByLocator.has(`Analects ${value}.1`)) dangling = true;
   };
   for (const m of n.matchAll(/\bbook\s*(\d+)\s*of\s*(?:the\s*)?(?:analects|lun ?yu)|\b(?:analects|lun ?yu),?\s*book\s*(\d+)\b(?!\s*[.:：·]\s*\d)/g)) book(Number(m[1] ?? m[2]));
-  for (const m of n.matchAll(new RegExp(`论语${TITLE_END}第\\s*${NUM}\\s*篇`, 'gu'))) book(parseNumber(m[1]!));
+  for (const m of n.matchAll(ANALECTS_BOOK)) book(parseNumber(m[1]!));
   for (const m of n.matchAll(/\((\d{1,2})\.(\d{1,2})(?:,\s*(\d{1,2})\.(\d{1,2}))?\)/g)) {
     if (/论语|analects|lun ?yu|confucius|孔子/.test(n)) {
       want(`Analects ${m[1]}.${m[2]}`);
@@ -261,13 +273,13 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
   }
 
   // A bare Han numeral after the title is no section (金刚经一边说…): it needs 第 or 分.
-  for (const m of n.matchAll(new RegExp(`(?:金刚经|diamond sutra)${TITLE_END}(?:(?:第|section|chapter)\\s*${NUM}|${NUM}\\s*分|\\s*(\\d+))`, 'gu'))) {
+  for (const m of n.matchAll(DIAMOND_SECTION)) {
     const value = parseNumber((m[1] ?? m[2] ?? m[3])!);
     if (value) want(`Diamond Sutra ${value}`);
   }
   for (const m of n.matchAll(/section\s*(\d+)\s*of\s*(?:the\s*)?diamond sutra/g)) want(`Diamond Sutra ${m[1]}`);
 
-  for (const m of n.matchAll(new RegExp(`(?:传习录|chuanxilu)${TITLE_END}(?:第|section)?\\s*${NUM}\\s*(?:条|段|节)?`, 'gu'))) {
+  for (const m of n.matchAll(CHUANXILU_SECTION)) {
     const value = parseNumber(m[1]!);
     if (value) want(`Chuanxilu ${value}`);
   }
@@ -278,7 +290,7 @@ export function findReferences(n: string, k: Knowledge): ReferenceHit {
   // In a question about the Yijing, a pinyin name in brackets names its hexagram: Constancy (Heng).
   const aboutYijing = PACK_NAMES.some(([re, id]) => id === 'yijing' && re.test(n));
   for (const m of n.matchAll(/hexagram\s*(?:no\.?|number|#)?\s*(\d+)/g)) numbers.add(Number(m[1]));
-  for (const m of n.matchAll(new RegExp(`第\\s*${NUM}\\s*卦`, 'gu'))) numbers.add(parseNumber(m[1]!) ?? 0);
+  for (const m of n.matchAll(HEXAGRAM_ORDINAL)) numbers.add(parseNumber(m[1]!) ?? 0);
   const byPinyinOnly = new Map<string, number[]>();
   for (const [number, h] of hexagrams) {
     const pinyin = h.pinyin.toLowerCase();

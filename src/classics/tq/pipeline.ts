@@ -89,7 +89,7 @@ const ABSTAIN_TEXT: Record<Exclude<AbstentionReason, 'GATE_BLOCKED' | 'SIGNIFICA
 /** The first story the classics do not record that a question rests on, if any. */
 export function unrecordedStory(question: string, k: Knowledge): UnrecordedStory | undefined {
   const n = normalize(question);
-  return k.unrecorded.find((story) => story.matchers.some((re) => re.test(n)));
+  return k.unrecorded.find((story) => story.matchers.some((test) => test(n)));
 }
 
 function conflictMessage(conflicts: ConflictRecord[], lib: Library, lang: 'zh' | 'en'): string {
