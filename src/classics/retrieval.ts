@@ -152,6 +152,8 @@ interface EngineResult {
   scores: number[];
   /** How many of the query's units each passage carries, by position (see carriedCounts). */
   carried: Uint16Array;
+  /** The places in `ordinals` of each pack's passages, ascending: made at the first search scoped to packs. */
+  byPack?: Map<string, number[]>;
 }
 
 /** A query as every search of it needs it, whatever the scope; see Retrieval.prepare. */
@@ -181,6 +183,8 @@ export class Retrieval {
         byPassage: Map<string, Set<string>>;
         documentFrequency: Map<string, number>;
         normalizedText: Map<string, string>;
+        /** The same texts by passage position. */
+        normalizedByOrdinal: string[];
         /** Each passage's position in the lists below. */
         ordinal: Map<string, number>;
         /** The positions of the passages that have each term, ascending. */
@@ -202,6 +206,8 @@ export class Retrieval {
   private readonly sentences = new LRUCache<string, Set<string>[]>({ max: 2_048 });
   private readonly sentenceTexts = new LRUCache<string, string[]>({ max: 2_048 });
   private readonly conceptsByPassage = new Map<string, Set<string>>();
+  /** The same links by passage position, each passage's in the order they were linked: made once the constructor has linked them all. */
+  private readonly conceptsByOrdinal: string[][];
   /** See hanTextOf: filled as passages are asked for (a few thousand short strings at most). */
   private readonly hanTexts = new Map<string, string>();
   /** See idOrder. */
@@ -227,8 +233,11 @@ export class Retrieval {
     words: string[];
     alternatives: string[][];
     /** How each word is found in a modern text: a Han word as a substring, an English one as a whole word. */
-    mentions: { word: string; single: boolean; english?: RegExp }[];
+    mentions: { word: string; single: boolean; english?: RegExp; id: number }[];
   }[];
+  /** Every group's mention words, by the mentions' ids: one pass over a text finds which it holds. */
+  private readonly mentionTrie = new StringTrie();
+  private readonly mentionCount: number;
 
   /**
    * `textCacheEntries`: texts whose intermediate results (engine results, concepts named,
@@ -284,15 +293,24 @@ export class Retrieval {
       alternatives: words.map(wordTerms).filter((a) => a.length > 0),
       mentions: words.map((w) => {
         const word = normalize(w);
-        if (/\p{Script=Han}/u.test(word)) return { word, single: Array.from(word).length === 1 };
-        return { word, single: false, english: new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) };
+        if (/\p{Script=Han}/u.test(word)) return { word, single: Array.from(word).length === 1, id: 0 };
+        return { word, single: false, english: new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`), id: 0 };
       }),
     }));
+    let mentionId = 0;
+    for (const g of this.synonymGroups) {
+      for (const m of g.mentions) {
+        m.id = mentionId++;
+        if (m.word) this.mentionTrie.add(m.word, m.id);
+      }
+    }
+    this.mentionCount = mentionId;
 
     this.synonymGroups.forEach((g, i) => {
       for (const t of g.alternatives.flat()) this.groupsByTerm.set(t, [...new Set([...(this.groupsByTerm.get(t) ?? []), i])]);
     });
 
+    this.conceptsByOrdinal = k.passages.map((p) => [...(this.conceptsByPassage.get(p.id) ?? [])]);
     this.documents = k.passages.map((p) => ({
       id: p.id,
       zh: p.text,
@@ -320,11 +338,13 @@ export class Retrieval {
       const byPassage = new Map<string, Set<string>>();
       const documentFrequency = new Map<string, number>();
       const normalizedText = new Map<string, string>();
+      const normalizedByOrdinal: string[] = [];
       const ordinal = new Map<string, number>();
       const lists = new Map<string, number[]>();
       const owns: Set<string>[] = [];
       for (const p of this.k.passages) {
         normalizedText.set(p.id, normalize(p.text));
+        normalizedByOrdinal.push(normalizedText.get(p.id)!);
         const claimText = (this.k.claimsByPassage.get(p.id) ?? []).map((c) => `${c.statement_zh}\n${c.statement_en}`).join('\n');
         const own = new Set(terms(`${p.text}\n${p.en ?? ''}\n${claimText}`));
         byPassage.set(p.id, own);
@@ -339,7 +359,7 @@ export class Retrieval {
       }
       const postings = new Map<string, Int32Array>();
       for (const [t, list] of lists) postings.set(t, Int32Array.from(list));
-      this.termStats = { byPassage, documentFrequency, normalizedText, ordinal, postings, owns };
+      this.termStats = { byPassage, documentFrequency, normalizedText, normalizedByOrdinal, ordinal, postings, owns };
     }
     return this.termStats;
   }
@@ -580,9 +600,13 @@ export class Retrieval {
       }
       return masked;
     };
+    // Which mention words the text holds at all, in one pass; the whole-word test and the masked
+    // text are only needed for those.
+    const present = new Uint8Array(this.mentionCount);
+    this.mentionTrie.forEachMatch(n, (id) => (present[id] = 1));
+    const holds = (m: { word: string; id: number }) => m.word === '' || present[m.id] === 1;
     return this.synonymGroups.filter((g) =>
-      // The substring test first: it is necessary for the whole-word one and much cheaper.
-      g.mentions.some((m) => (m.english ? n.includes(m.word) && m.english.test(n) : m.single ? n.includes(m.word) && maskedText().includes(m.word) : n.includes(m.word))),
+      g.mentions.some((m) => (m.english ? holds(m) && m.english.test(n) : m.single ? holds(m) && maskedText().includes(m.word) : holds(m))),
     );
   }
 
@@ -709,10 +733,24 @@ export class Retrieval {
    * them again): the first `wanted` accepted of every match sorted by score, ties in the order
    * the engine first matched them, without sorting the hundreds a question's common words match.
    */
-  private best(engine: EngineResult, keep: (p: Passage) => boolean, wanted: number): Candidate[] {
+  private best(engine: EngineResult, keep: (p: Passage) => boolean, wanted: number, packId?: string): Candidate[] {
     const { ordinals, scores } = engine;
     let at: number[] = [];
-    for (let i = 0; i < ordinals.length; i++) if (keep(this.k.passages[ordinals[i]!]!)) at.push(i);
+    if (packId === undefined) {
+      for (let i = 0; i < ordinals.length; i++) if (keep(this.k.passages[ordinals[i]!]!)) at.push(i);
+    } else {
+      // Only the pack's own matches, in the same order (illumination searches each tradition's packs in turn).
+      if (!engine.byPack) {
+        engine.byPack = new Map();
+        for (let i = 0; i < ordinals.length; i++) {
+          const id = this.k.passages[ordinals[i]!]!.packId;
+          const list = engine.byPack.get(id);
+          if (list) list.push(i);
+          else engine.byPack.set(id, [i]);
+        }
+      }
+      for (const i of engine.byPack.get(packId) ?? []) if (keep(this.k.passages[ordinals[i]!]!)) at.push(i);
+    }
     if (at.length > wanted) {
       // The wanted-th best score; ties at it are taken in the order first matched.
       const values = new Float64Array(at.length);
@@ -781,7 +819,7 @@ export class Retrieval {
     const perPack = packIds && packIds.length > 1;
     const inTraditions = (p: Passage) => !scope.traditions || scope.traditions.includes(p.tradition);
     const results = packIds
-      ? packIds.flatMap((id) => this.best(engine, (p) => p.packId === id && inTraditions(p), wanted))
+      ? packIds.flatMap((id) => this.best(engine, inTraditions, wanted, id))
       : this.best(engine, inTraditions, wanted);
     // An English word that few passages have (pond, raft, bamboo) names the passage a question is
     // about, however many passages share its commoner words (learning and its synonyms): those
@@ -807,15 +845,15 @@ export class Retrieval {
     }
     // The best engine score among them.
     const top = results.reduce((best, c) => Math.max(best, c.score), results[0]?.score ?? 1);
-    const { normalizedText } = this.stats();
+    const { normalizedByOrdinal } = this.stats();
     const idOrder = this.idOrder();
     const ranked = results.map(({ passage, score, ordinal }) => {
       const coverage = units.length ? engine.carried[ordinal]! / units.length : 0;
       const linked: string[] = [];
-      if (conceptIds.size) for (const id of this.conceptsByPassage.get(passage.id) ?? []) if (conceptIds.has(id)) linked.push(id);
+      if (conceptIds.size) for (const id of this.conceptsByOrdinal[ordinal]!) if (conceptIds.has(id)) linked.push(id);
       // The passage's own words decide first (share of the query's terms, and the exact phrase);
       // the engine's score, which also counts linked concept names, orders the rest.
-      const text = normalizedText.get(passage.id)!;
+      const text = normalizedByOrdinal[ordinal]!;
       // The question's own phrase outranks the name of a concept it mentions.
       const exact = phrase && text.includes(phrase) ? 1.5 : names.some((name) => text.includes(name)) ? 1 : 0;
       return { hit: { passage, score, coverage, conceptIds: linked }, rank: exact + (rare.has(ordinal) ? 1 : 0) + coverage * 2 + score / top, place: idOrder[ordinal]! };

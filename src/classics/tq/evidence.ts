@@ -341,8 +341,24 @@ const OUTSIDE_WORKS = /系辞|繫辭|大传|文言传?|说卦|序卦|杂卦|十�
  */
 const MODERN_THINGS = /人工智能|机器人|区块链|比特币|加密货币|数字货币|元宇宙|互联网|智能手机|社交媒体|短视频|电子游戏|\bartificial intelligence\b|\b(?:generative )?ai (?:systems?|models?|chatbots?|tools?|art|assistants?)\b|\bchatgpt\b|\brobots?\b|\bcomputers?\b|\binternet\b|\bsmartphones?\b|\bsocial media\b|\bbitcoin\b|\bcrypto(?:currenc(?:y|ies))?\b|\bblockchain\b|\bvideo games?\b|\btiktok\b|\binstagram\b|\bpassports?\b|\bvisas?\b|\bdriver'?s licen[cs]e\b|\btax returns?\b|\bwi-?fi\b|\blaptops?\b|护照|签证|驾照|报税|\bcortisol\b|\bscientific (?:evidence|studies|research|proof)\b|\bclinical (?:trials?|studies)\b|\bneuroscience\b|\bbrain scans?\b|\bfmri\b|皮质醇|科学(?:证据|研究|实验)|临床(?:试验|研究)|脑科学|神经科学/iu;
 
+/**
+ * A pure test of a text that keeps its last answer: a request asks the same of its question
+ * once per tradition and per step, and these tests run long patterns over the whole text.
+ */
+function lastAnswered(test: (text: string) => boolean): (text: string) => boolean {
+  let last: string | undefined;
+  let answer = false;
+  return (text) => {
+    if (text !== last) {
+      answer = test(text);
+      last = text;
+    }
+    return answer;
+  };
+}
+
 /** Whether a question names a thing of the modern world that the classics cannot speak of. */
-export const namesModernThing = (question: string): boolean => MODERN_THINGS.test(normalize(question));
+export const namesModernThing = lastAnswered((question) => MODERN_THINGS.test(normalize(question)));
 
 /**
  * Whether a question asks how a classic was later given official standing (which emperor made the
@@ -402,7 +418,7 @@ export function figuresNamed(question: string): string[][] {
 }
 
 /** Whether a question names one of the works beside the classics that these packs do not hold. */
-export const namesOutsideWork = (question: string): boolean => OUTSIDE_WORKS.test(question);
+export const namesOutsideWork = lastAnswered((question) => OUTSIDE_WORKS.test(question));
 
 /**
  * Later commentators, critics and translators of the classics, whose readings these packs do not
