@@ -301,19 +301,32 @@ export class TextIndex {
           const end = offsets[slot + 1]!;
           const df = end - start;
           const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-          for (let i = start; i < end; i++) {
-            const doc = docs[i]!;
-            const tf = freqs[i]!;
-            // The same product either way: the table holds the parenthesis, worked out once.
-            const score = table ? fieldWeight * table[i]! : fieldWeight * (idf * (D + (tf * (K + 1)) / (tf + norm[doc]!)));
-            if (lastTerm[doc] !== ordinal) {
-              // A document's first posting of all is its first of this term.
-              if (matched[doc] === 0) touched[touchedCount++] = doc;
-              lastTerm[doc] = ordinal;
-              touchedByTerm[termCount++] = doc;
-              matched[doc]! += 1;
+          // Two copies of one loop: a test of `table` inside it cost as much as the rest of the
+          // loop. The score is the same product either way; the table holds the parenthesis.
+          if (table) {
+            for (let i = start; i < end; i++) {
+              const doc = docs[i]!;
+              if (lastTerm[doc] !== ordinal) {
+                // A document's first posting of all is its first of this term.
+                if (matched[doc] === 0) touched[touchedCount++] = doc;
+                lastTerm[doc] = ordinal;
+                touchedByTerm[termCount++] = doc;
+                matched[doc]! += 1;
+              }
+              termScore[doc]! += fieldWeight * table[i]!;
             }
-            termScore[doc]! += score;
+          } else {
+            for (let i = start; i < end; i++) {
+              const doc = docs[i]!;
+              const tf = freqs[i]!;
+              if (lastTerm[doc] !== ordinal) {
+                if (matched[doc] === 0) touched[touchedCount++] = doc;
+                lastTerm[doc] = ordinal;
+                touchedByTerm[termCount++] = doc;
+                matched[doc]! += 1;
+              }
+              termScore[doc]! += fieldWeight * (idf * (D + (tf * (K + 1)) / (tf + norm[doc]!)));
+            }
           }
         }
       }
