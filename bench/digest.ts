@@ -13,14 +13,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { composeInsights } from '../src/classics/illumination/insights.js';
 import { illuminate } from '../src/classics/illumination/illuminate.js';
 import { openLibrary } from '../src/classics/library.js';
 import { trustedQuery } from '../src/classics/tq/pipeline.js';
-
-// As the server runs (src/main.ts).
-setFlagsFromString('--no-regexp-tier-up');
 
 const root = join(import.meta.dirname, '..');
 const evalDir = join(root, 'test', 'eval');

@@ -7,11 +7,12 @@
  *   options: --duration 8 (seconds per run), --warmup 2 (seconds per scenario, unmeasured, before the
  *            measured runs), --connections 10, --sizes 1000,10000,100000, --starts 3, --no-build
  *
- * Standard mode starts `node dist/src/main.js` (NODE_ENV=production, configured tokens, the rate
- * limit lifted, a temporary DATA_DIR) and runs each scenario with autocannon at -c 10 -p 1 right
- * after a run of GET /api/classics/v1/ready on the same server, so every scenario has a ratio to
- * ready measured under the same machine load: atlas search, lookup and graph; trusted query (an
- * answer and an abstention); illuminate; insights with synthesize; one governance write. The
+ * Standard mode starts `node --no-regexp-tier-up dist/src/main.js` (NODE_ENV=production,
+ * configured tokens, the rate limit lifted, a temporary DATA_DIR) and runs each scenario with
+ * autocannon at -c 10 -p 1 right after a run of GET /api/classics/v1/ready on the same server, so
+ * every scenario has a ratio to ready measured under the same machine load: atlas search, lookup
+ * and graph; trusted query (an answer and an abstention); illuminate; insights with synthesize;
+ * one governance write. The
  * answering scenarios then run again on a second server with the result cache off
  * (RESULT_CACHE_ENTRIES=0), so the table shows both a repeated question and a new one.
  *

@@ -1,15 +1,15 @@
-import { setFlagsFromString } from 'node:v8';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { withDevCredentials } from './platform/dev-credentials.js';
 
-// The Gate compiles about 60 KB of rule patterns, and its self-test runs every one of them at
-// startup. By default V8 compiles a regular expression to bytecode first and to machine code on
-// its next use, so each of these would be compiled twice; compiling straight to machine code
-// takes a quarter of the time (about 0.1 s instead of 0.35 s at start). Steady-state matching is
-// the same either way, and repeated `new RegExp` of one source hits V8's compilation cache.
-setFlagsFromString('--no-regexp-tier-up');
+// Every launcher (npm start, npm run start:prod, the Docker image, the benchmarks and the
+// resilience tests) runs node with --no-regexp-tier-up: the Gate's and the pipeline's patterns are
+// compiled straight to machine code instead of being interpreted first, which takes their share of
+// a start from about 0.35 to 0.1 s and of a computed answer by about a fifth. It must be given on
+// the command line: set from here with v8.setFlagsFromString, after regular expressions had
+// already been compiled under the default, it crashed the process in V8's regexp interpreter about
+// once in thirty runs of the answer benchmark. Without the flag the service is only slower.
 
 async function main() {
   let config;

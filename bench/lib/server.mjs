@@ -1,6 +1,7 @@
 /**
- * The production build as a child process: `node dist/src/main.js` with NODE_ENV=production,
- * configured tokens, the rate limit lifted and a DATA_DIR of its own. Loopback only.
+ * The production build as a child process, as `npm run start:prod` runs it (`node
+ * --no-regexp-tier-up dist/src/main.js`), with NODE_ENV=production, configured tokens, the rate
+ * limit lifted and a DATA_DIR of its own. Loopback only.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -59,7 +60,8 @@ export async function startServer({ root, packsDir = join(root, 'packs'), packId
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
   const started = performance.now();
-  const child = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
+  // As `npm run start:prod` runs it (see src/main.ts for the flag).
+  const child = spawn(process.execPath, ['--no-regexp-tier-up', join(root, 'dist/src/main.js')], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,6 +1,6 @@
 /**
- * The real server as a child process (`node --import tsx src/main.ts`) on a loopback port of its
- * own, for tests that need a process to kill.
+ * The real server as a child process, as `npm start` runs it (`node --no-regexp-tier-up --import
+ * tsx src/main.ts`), on a loopback port of its own, for tests that need a process to kill.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -36,7 +36,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function spawnServer(env: Record<string, string>): Promise<Spawned> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--no-regexp-tier-up', '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
