@@ -61,7 +61,19 @@ const LEVEL_RULES: Record<string, { types: string[]; boundary: string }> = {
 };
 
 /** The perspective rule counts Unicode code points, not UTF-16 units. */
-export const codePoints = (text: string) => Array.from(text).length;
+export function codePoints(text: string): number {
+  // Array.from(text).length, without the array: a high surrogate followed by a low one is one
+  // code point, any other unit (a lone surrogate too) is one.
+  let count = 0;
+  for (let i = 0; i < text.length; i++, count++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return count;
+}
 export const PERSPECTIVE_MIN = 50;
 export const PERSPECTIVE_MAX = 100;
 

@@ -165,6 +165,8 @@ interface PreparedQuery {
   /** The query's Han characters, or '' when it has fewer than two. */
   phrase: string;
   names: string[];
+  /** The passages (by position) of each English unit that few passages carry (see search); made at the first search. */
+  rareOwners?: number[][];
 }
 
 /**
@@ -827,13 +829,16 @@ export class Retrieval {
     // words as a word.)
     const listed = new Set(results.map((r) => r.ordinal));
     const rare = new Set<number>();
-    for (const unit of units) {
-      if (unit.covers.some((t) => isCjk(t))) continue;
+    // The same for every scope of the question: found once (illumination searches each tradition).
+    prepared.rareOwners ??= units.flatMap((unit) => {
+      if (unit.covers.some((t) => isCjk(t))) return [];
       const owners: number[] = [];
       this.eachCarrier(unit, (at) => {
         if (owners.length <= RARE_UNIT) owners.push(at);
       });
-      if (owners.length > RARE_UNIT) continue;
+      return owners.length > RARE_UNIT ? [] : [owners];
+    });
+    for (const owners of prepared.rareOwners) {
       for (const at of owners) {
         const passage = this.k.passages[at]!;
         rare.add(at);

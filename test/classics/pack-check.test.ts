@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadKnowledge, packChecksum } from '../../src/classics/packs.js';
+import { codePoints, loadKnowledge, packChecksum } from '../../src/classics/packs.js';
 import { tempDir } from '../helpers.js';
 
 const source = { id: 'src.mini', title: '小经', title_en: 'Mini', tradition: 'daoist', edition: 'test', source_grade: 'A', license: 'test' };
@@ -130,5 +131,12 @@ describe('pack check', () => {
   it('fails when a pack no longer matches its release checksum', () => {
     const { errors } = fixture(undefined, (dir) => writeFileSync(join(dir, 'passages.json'), JSON.stringify([passages[0]])));
     expect(errors).toContain('release r1: pack mini checksum differs from the release (run npm run packs:release)');
+  });
+});
+
+describe('codePoints', () => {
+  it('counts code points as Array.from does: pairs as one, lone surrogates as one each', () => {
+    expect(['', '上善若水', '😀a😀', '\ud83d', '\ude00x', 'a\ud83d\ud83d\ude00'].map(codePoints)).toEqual([0, 4, 3, 1, 2, 3]);
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => codePoints(text) === Array.from(text).length), { numRuns: 2000, seed: 7 });
   });
 });
