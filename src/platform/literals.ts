@@ -112,10 +112,11 @@ function requirement(info: Info): string[] | null {
 
 function disjunction(alternatives: readonly AST.Alternative[]): Info {
   const infos = alternatives.map((a) => sequence(a.elements));
-  const exact = infos.every((i) => i.exact) ? unique(infos.flatMap((i) => i.exact!)) : null;
+  const few = infos.every((i) => i.exact) && infos.reduce((sum, i) => sum + i.exact!.length, 0) <= EXACT_LIMIT;
+  const exact = few ? unique(infos.flatMap((i) => i.exact!)) : null;
   const needs = infos.map(requirement);
-  const need = needs.every((n) => n) ? minimal(unique(needs.flatMap((n) => n!))) : null;
-  return { exact: exact && exact.length <= EXACT_LIMIT ? exact : null, need };
+  const need = needs.every((n) => n) ? minimal(needs.flatMap((n) => n!)) : null;
+  return { exact, need };
 }
 
 function sequence(elements: readonly AST.Element[]): Info {
@@ -129,7 +130,10 @@ function sequence(elements: readonly AST.Element[]): Info {
   for (const element of elements) {
     const info = element_(element);
     if (info.exact) {
-      if (run.length * info.exact.length <= EXACT_LIMIT) run = unique(run.flatMap((a) => info.exact!.map((b) => a + b)));
+      // One string (a character, most often): appended to each, the run's strings stay distinct.
+      const one = info.exact.length === 1 ? info.exact[0]! : undefined;
+      if (one !== undefined) run = run.map((a) => a + one);
+      else if (run.length * info.exact.length <= EXACT_LIMIT) run = unique(run.flatMap((a) => info.exact!.map((b) => a + b)));
       else {
         // Too many combinations to carry on: what came before is one requirement, this starts the next.
         whole = false;
@@ -155,6 +159,8 @@ function element_(node: AST.Element): Info {
     case 'CharacterClass':
       return characterClass(node);
     case 'Group':
+      // A group with modifiers ((?i:...)) may match other cases than it spells.
+      return node.modifiers ? NOTHING : disjunction(node.alternatives);
     case 'CapturingGroup':
       return disjunction(node.alternatives);
     case 'Quantifier':
@@ -184,9 +190,10 @@ function characterClass(node: AST.CharacterClass): Info {
 function quantifier(node: AST.Quantifier): Info {
   const inner = element_(node.element);
   if (node.min === 0) {
-    // Optional: it may match nothing, or (when small and bounded) one of its strings.
+    // Optional: nothing, or (when small and at most once) one of its strings. Repeated any number
+    // of times it stands for no strings in particular, and it ends a run (x, a*, y need not be xy).
     if (node.max === 1 && inner.exact) return { exact: unique(['', ...inner.exact]), need: null };
-    return EMPTY_OR_ANYTHING;
+    return NOTHING;
   }
   if (node.min === node.max && inner.exact && inner.exact.length ** node.min <= EXACT_LIMIT) {
     let out = [''];
@@ -196,9 +203,6 @@ function quantifier(node: AST.Quantifier): Info {
   // At least once: whatever one occurrence needs.
   return { exact: null, need: requirement(inner) };
 }
-
-/** Matches nothing in particular: no exact strings, nothing required. */
-const EMPTY_OR_ANYTHING: Info = NOTHING;
 
 /** The most selective of a sequence's required sets: longest shortest string, then fewest strings. */
 function best(candidates: string[][]): string[] | null {
@@ -214,8 +218,13 @@ function best(candidates: string[][]): string[] | null {
   return chosen;
 }
 
-/** Drops every string that contains another of the set: a text with the longer one has the shorter. */
+/**
+ * Drops every string that contains another of the set: a text with the longer one has the
+ * shorter. Only a smaller set to compare in `best`; a large set (a long list of alternatives) is
+ * kept whole, since comparing each pair of it would cost more than its extra strings in the trie.
+ */
 function minimal(strings: string[]): string[] {
+  if (strings.length > 64) return unique(strings);
   const sorted = unique(strings).sort((a, b) => a.length - b.length);
   const out: string[] = [];
   for (const s of sorted) if (!out.some((kept) => s.includes(kept))) out.push(s);

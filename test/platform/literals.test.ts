@@ -18,6 +18,8 @@ describe('requiredLiterals', () => {
     ['a[bc]d', ['abd', 'acd']],
     ['x{2}y', ['xxy']],
     ['(?:ab)+c', ['ab']],
+    // Not xy: the a's may come between.
+    ['xa*y', ['x']],
   ])('finds what every match of %s contains', (source, expected) => {
     expect(requiredLiterals(source, 'u')?.sort()).toEqual([...expected].sort());
   });
