@@ -184,7 +184,7 @@ export function loadKnowledge(classicsDir: string): LoadResult {
             errors.push(`${packId}/gate-rules.json: ${where}: bad pattern (${(error as Error).message})`);
           }
         }
-        for (const rule of rules.rules) if (!rules.categories[rule.category]) errors.push(`${packId}/gate-rules.json: rule ${rule.id}: unknown category ${rule.category}`);
+        for (const rule of [...rules.rules, ...(rules.signals ?? [])]) if (!rules.categories[rule.category]) errors.push(`${packId}/gate-rules.json: rule ${rule.id}: unknown category ${rule.category}`);
         if (k.gateRules) errors.push(`${packId}: a second gate-rules.json`);
         k.gateRules = rules;
       }

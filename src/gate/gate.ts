@@ -49,6 +49,26 @@ export const GateRulesFile = z.object({
     .array(z.object({ id: z.string().min(1), category: z.string().min(1), pattern: z.string().min(1), unanchored: z.boolean().optional() }))
     .optional(),
   categories: z.record(z.string(), z.object({ message_en: z.string().min(1), message_zh: z.string().min(1) })),
+  /**
+   * Signals that block together, not alone: a text showing `threshold` or more of a category's
+   * signals (farewell letters written, a pet rehomed, belongings given away, a passage wanted for
+   * the end) is that category's case, whichever of them it shows and however it words each. One
+   * such signal is an ordinary thing to write about; two or three together are the pattern the
+   * crisis rules otherwise have to spell out pair by pair.
+   */
+  signals: z
+    .array(
+      z.object({
+        id: z.string().min(1),
+        category: z.string().min(1),
+        threshold: z.number().int().min(2),
+        notes: z.string().optional(),
+        patterns: z.array(z.object({ id: z.string().min(1), pattern: z.string().min(1) })).min(2),
+        /** Contexts that explain the same signals otherwise (a move abroad: the pet rehomed, the letters to old friends). */
+        unless: z.array(z.string().min(1)).optional(),
+      }),
+    )
+    .optional(),
   rules: z.array(
     z.object({
       id: z.string().min(1),
@@ -74,6 +94,10 @@ export function patternsOf(rules: GateRules): { where: string; pattern: string }
     ...(rules.anchors ?? []).map((pattern, i) => ({ where: `anchors[${i}]`, pattern })),
     ...(rules.spellings ?? []).map((s, i) => ({ where: `spellings[${i}]`, pattern: s.pattern })),
     ...(rules.domains ?? []).map((d) => ({ where: `domain ${d.id}`, pattern: d.pattern })),
+    ...(rules.signals ?? []).flatMap((g) => [
+      ...g.patterns.map((p) => ({ where: `signals ${g.id} ${p.id}`, pattern: p.pattern })),
+      ...(g.unless ?? []).map((pattern) => ({ where: `signals ${g.id} unless`, pattern })),
+    ]),
     ...(rules.misreadingPatterns ?? []).flatMap((m) => m.patterns.map((pattern) => ({ where: `misreadingPatterns ${m.misreading}`, pattern }))),
     ...rules.rules.flatMap((r) => [...r.patterns, ...(r.unless ?? [])].map((pattern) => ({ where: `rule ${r.id}`, pattern }))),
   ];
@@ -170,6 +194,13 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
   const personalRequest = rules.personalRequest ? compile(rules.personalRequest) : undefined;
   const aboutText = rules.aboutText ? compile(rules.aboutText) : undefined;
   const reflective = rules.reflective ? compile(rules.reflective) : undefined;
+  const signals = (rules.signals ?? []).map((g) => ({
+    id: g.id,
+    category: g.category as GateCategory,
+    threshold: g.threshold,
+    tests: g.patterns.map((p) => compile(p.pattern)),
+    unless: (g.unless ?? []).map(compile),
+  }));
   const domains = (rules.domains ?? []).map((d) => ({
     id: d.id,
     category: d.category as GateCategory,
@@ -192,6 +223,11 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
       for (const rule of compiled) {
         if (rule.category === 'misreading' || rule.category === 'out_of_scope') continue;
         if (matches(rule, n, about)) return { allowed: false, category: rule.category, ruleId: rule.id, message: message(rule.category, lang) };
+      }
+      for (const group of signals) {
+        let shown = 0;
+        for (const test of group.tests) if (test(n) && ++shown >= group.threshold) break;
+        if (shown >= group.threshold && !group.unless.some((test) => test(n))) return { allowed: false, category: group.category, ruleId: group.id, message: message(group.category, lang) };
       }
       // Second layer: a personal request (a decision, a verdict, a service) inside a professional
       // or divinatory domain, unless the question asks what a text says; in the professional

@@ -202,6 +202,29 @@ describe('the Gate engine', () => {
     expect(g.evaluate('Ren is about people, so I can leave.', 'en')).toMatchObject({ allowed: false, ruleId: 'mis.long' });
   });
 
+  it('blocks on enough signals together, whichever they are, and not on one or on an explained set', () => {
+    const g = gate({
+      categories: { ...categories, crisis: { message_en: 'no crisis', message_zh: '不 crisis' } },
+      signals: [
+        {
+          id: 'crisis.signals',
+          category: 'crisis',
+          threshold: 2,
+          patterns: [
+            { id: 'letters', pattern: '\\bwrote letters\\b' },
+            { id: 'pet', pattern: '\\bgave away my cat\\b' },
+            { id: 'end', pattern: '\\bat the end\\b' },
+          ],
+          unless: ['\\bmoving abroad\\b'],
+        },
+      ],
+    });
+    expect(g.evaluate('I wrote letters and gave away my cat.', 'en')).toMatchObject({ allowed: false, category: 'crisis', ruleId: 'crisis.signals' });
+    expect(g.evaluate('I gave away my cat; which passage at the end?', 'en')).toMatchObject({ allowed: false, ruleId: 'crisis.signals' });
+    expect(g.evaluate('I wrote letters to my pen friends. What does the Analects say of friends?', 'en').allowed).toBe(true);
+    expect(g.evaluate('Moving abroad, I wrote letters and gave away my cat.', 'en').allowed).toBe(true);
+  });
+
   it('accepts the new optional fields in the rule file format', () => {
     const parsed = GateRulesFile.safeParse({
       version: '1',
@@ -214,6 +237,7 @@ describe('the Gate engine', () => {
       misreadingPatterns: [{ misreading: 'mis.test', patterns: ['p'] }],
       misreadingPremise: 'm',
       domains: [{ id: 'd', category: 'medical', pattern: 'p', unanchored: true }],
+      signals: [{ id: 's', category: 'medical', threshold: 2, patterns: [{ id: 'a', pattern: 'a' }, { id: 'b', pattern: 'b' }], unless: ['c'] }],
       rules: [{ id: 'r', category: 'medical', notes: 'why', patterns: ['p'] }],
     });
     expect(parsed.success).toBe(true);

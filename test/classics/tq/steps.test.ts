@@ -2460,6 +2460,32 @@ describe('Intent and Evidence: set 83 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 84 tuning', () => {
+  it('knows the stories told otherwise in set 84, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ["I read that Confucius once slept through the day and then called himself 'rotten wood'. What was the context?", 'unrecorded.rotten-wood-self'],
+        ['孔子为什么说自己是朽木？', 'unrecorded.rotten-wood-self'],
+        ['Why does the Buddha tell Subhuti that giving brings no merit at all, so generosity is pointless?', 'unrecorded.ds-giving-no-merit'],
+        ['Why does Wang Yangming insist that quiet sitting is the only real method?', 'unrecorded.wang-quiet-sitting-only'],
+        ['易经谦卦说谦虚的人到最后总是吃亏，这种思想该怎么理解？', 'unrecorded.qian-hexagram-ominous'],
+        ['What did Yan Hui actually die of? Was it an illness?', 'unrecorded.yan-hui-cause-of-death'],
+        ['道德经里“小国寡民”那一章，老子具体指的是当时哪一个国家？', 'unrecorded.small-state-which'],
+        ['In the Qian hexagram, the fifth line says the flying dragon will have regret. Why?', 'unrecorded.flying-dragon-as-warning'],
+      ],
+      [
+        '孔子为什么说宰予是朽木？',
+        'What does the Diamond Sutra say about the merit of giving?',
+        'Why did Wang Yangming first teach beginners quiet sitting?',
+        '谦卦为什么六爻都吉？',
+        'How did Confucius mourn Yan Hui?',
+        '“小国寡民”是什么意思？',
+        'Why does the top line of Qian say the arrogant dragon has regret?',
+      ],
+    );
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
