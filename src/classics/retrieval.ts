@@ -906,7 +906,6 @@ export function kthLargest(values: Float64Array, k: number): number {
   return values[target]!;
 }
 
-
 function conceptNames(c: Concept): string[] {
   return [c.zh, c.zh_traditional, c.pinyin, c.pinyin_plain, c.en, ...c.aliases].filter((s) => s && s.trim());
 }

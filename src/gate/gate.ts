@@ -133,7 +133,6 @@ interface CompiledRule {
   exemptIfAboutClassics: boolean;
 }
 
-
 export interface Gate {
   evaluate(text: string, lang: 'zh' | 'en'): GateVerdict;
   version: string;
@@ -141,7 +140,6 @@ export interface Gate {
 
 const QUESTION_ZH = /[?]|(吗|呢|么)\s*[.!。！]?$|是不是|是否|有没有|难道|怎么理解|如何理解|什么意思|怎么看|何谓|^(什么是|为什么|为何|怎么|如何|哪些)/;
 const QUESTION_EN = /\?\s*$|^(is|are|does|do|did|what|how|why|when|where|which|who|can|could|should|would|was|were|isn't|doesn't)\b/;
-
 
 /**
  * A sincere question about a misreading ("is wu wei the same as laziness?") is answered with the
