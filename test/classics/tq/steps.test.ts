@@ -233,6 +233,9 @@ describe('Intent', () => {
     // Qian is 乾 (1) and 谦 (15): the top line of Qian, with its dragon, is Qian 1's.
     expect(intentOf('Why is the top line of Qian treated as a warning?').references.map((p) => p.locator)).toEqual(['Yijing 1 (Qian)', 'Yijing 1 (Qian) line 6']);
     expect(intentOf('What does the Qian hexagram say about modesty and humility?').references.map((p) => p.locator)).toEqual(['Yijing 15 (Qian)']);
+    // "The image for Qian" and "Qian's judgment" name the hexagram as "the image of Qian" does.
+    expect(intentOf('The image for Qian says to strengthen yourself without rest: how does that fit with Laozi on softness?').references.map((p) => p.locator)).toEqual(['Yijing 1 (Qian)', 'Yijing 1 (Qian) Image']);
+    expect(intentOf("What is Qian's judgment about?").references.map((p) => p.locator)).toEqual(['Yijing 1 (Qian)']);
     // Named by their characters, both are meant.
     expect(intentOf('乾卦和谦卦有什么不同？').references.map((p) => p.locator)).toEqual(['Yijing 1 (Qian)', 'Yijing 15 (Qian)']);
   });
@@ -2483,6 +2486,39 @@ describe('Intent and Evidence: set 84 tuning', () => {
         'Why does the top line of Qian say the arrogant dragon has regret?',
       ],
     );
+  });
+});
+
+describe('Intent and Evidence: set 85 tuning', () => {
+  it('knows the stories told otherwise in set 85, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['金刚经中慧能听经开悟的那段，原文是怎么写的？', 'unrecorded.huineng-in-diamond-sutra'],
+        ['Which passage of the Diamond Sutra describes Huineng hearing it in the market?', 'unrecorded.huineng-in-diamond-sutra'],
+        ['孔子当时为什么对子路说“已所不欲，勿施于人”？', 'unrecorded.shu-asked-by-wrong-disciple'],
+        ['Wang Yangming became enlightened after a week of staring at bamboo. What did the bamboo teach him?', 'unrecorded.wang-bamboo-understood'],
+        ['The Diamond Sutra says donating treasure to monks earns merit that is the greatest of all. Which section?', 'unrecorded.ds-treasures-over-verses'],
+        ["Laozi says beautiful words are trustworthy. Why would he praise eloquence?", 'unrecorded.ddj-beautiful-words-trustworthy'],
+        ['道德经说美言可信，这句话怎么理解？', 'unrecorded.ddj-beautiful-words-trustworthy'],
+      ],
+      [
+        '“应无所住而生其心”在金刚经第几分？',
+        'Why did Huineng value the Diamond Sutra so much?',
+        '孔子对子路说过什么关于勇的话？',
+        'What happened when Wang Yangming tried to investigate the bamboo?',
+        'What does the Diamond Sutra say about giving treasure compared with teaching four lines?',
+        '“信言不美，美言不信”是什么意思？',
+        'Why does Laozi say trustworthy words are not beautiful?',
+      ],
+    );
+  });
+
+  it('knows bluntness at work, a business partner\'s betrayal and a parent awaiting a biopsy', () => {
+    expectSituations([
+      ['同事都说我太直了，有话就当面说，结果把领导得罪了。直性子是不是错的？', 'situation.work.too-blunt'],
+      ['My business partner went behind my back and took our clients. I want to get even. How should one respond to being wronged?', 'situation.forgiveness.cannot-forgive'],
+      ['父亲查出肺上有阴影，我们在等活检结果，我整夜睡不着。', 'situation.illness.parent-seriously-ill'],
+    ]);
   });
 });
 
