@@ -2522,6 +2522,35 @@ describe('Intent and Evidence: set 85 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 86 tuning', () => {
+  it('knows the stories told otherwise in set 86, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['What did Confucius tell his son Boyu as he lay dying?', 'unrecorded.confucius-deathbed-talk'],
+        ['孔子临终前对伯鱼说了什么？', 'unrecorded.confucius-deathbed-talk'],
+        ['What kind of tea did Laozi like best?', 'unrecorded.laozi-tea'],
+        ['道德经里提到老子爱喝什么茶吗？', 'unrecorded.laozi-tea'],
+        ['Why did Wang Yangming give the four-sentence teaching at Tianquan right after Longchang?', 'unrecorded.tianquan-date'],
+        ['天泉证道是不是在1510年？', 'unrecorded.tianquan-date'],
+      ],
+      ['What did Confucius ask Boyu about the Odes?', 'Does the Daodejing say anything about food and taste?', 'When did the Tianquan Bridge conversation take place?', '四句教是什么？'],
+    );
+  });
+
+  it('reads a quote in other words and a break-up as a life story', () => {
+    // "Overcome yourself and return to the rites" is 12.1 in another rendering; "not the slightest
+    // dharma" is Diamond Sutra 22's "not even the smallest thing".
+    const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(cited("Who was told to 'overcome yourself and return to the rites'?")).toContain('Analects 12.1');
+    expect(cited("How can the Buddha say in the Diamond Sutra that he attained 'not the slightest dharma'?")).toContain('Diamond Sutra 22');
+    expect(intentOf('和前任分手半年了，还是放不下，怎么办').kind).toBe('situational');
+    expectSituations([
+      ["My father has early dementia and I'm his only child. I handle his pills and meals but I snap at him and hate myself after.", 'situation.caregiving.parent-dementia'],
+      ["Got passed over for promotion again, and the one who got it is louder, not better. I've been stewing for weeks.", 'situation.career.passed-over'],
+    ]);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
