@@ -2551,6 +2551,20 @@ describe('Intent and Evidence: set 86 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 87 tuning', () => {
+  it('knows the Diamond Sutra has no rule on meat, and reads 真的很想辞职 as a life story', () => {
+    expectStories(
+      [
+        ['Does the Diamond Sutra tell monks to be vegetarian?', 'unrecorded.ds-vegetarian'],
+        ['金刚经里有没有要求吃素？', 'unrecorded.ds-vegetarian'],
+      ],
+      ['What does the Diamond Sutra say about begging for food in Shravasti?', '金刚经开头佛陀乞食是怎么写的？'],
+    );
+    expect(intentOf('在大城市卷了十年，真的很想辞职去山里隐居。古人怎么看隐？').kind).toBe('situational');
+    expectSituations([["A supplier offered me cash under the table for a contract. Nobody would know. What would the classics say?", 'situation.ethics.tempting-money']]);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
