@@ -2565,6 +2565,29 @@ describe('Intent and Evidence: set 87 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 88 tuning', () => {
+  it('knows the stories told otherwise in set 88, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['Laozi says the more laws there are, the more orderly the people become. Why?', 'unrecorded.daodejing-many-laws'],
+        ['道德经说法令越多，百姓就越守法，对吗？', 'unrecorded.daodejing-many-laws'],
+        ['What did the plum tree teach Wang Yangming about gewu?', 'unrecorded.wang-bamboo-understood'],
+        ['孔子说要先侍奉鬼神，然后才能侍奉好人，为什么？', 'unrecorded.analects-11-12-reversed'],
+        ['Why does Confucius say to serve the spirits first, before serving people?', 'unrecorded.analects-11-12-reversed'],
+      ],
+      ['What does Daodejing 57 say about laws and prohibitions?', 'What did Wang Yangming learn from the bamboo?', '孔子怎么回答子路问事鬼神？', 'Did Confucius say anything about serving spirits?'],
+    );
+  });
+
+  it('knows a rival for a promotion, a startup in a hurry and a flat compared with a sister\'s house', () => {
+    expectSituations([
+      ['我和同事在争同一个位子，有点想在背后给他使绊子，经典里怎么看？', 'situation.friendship.competing-with-friends'],
+      ["I'm quitting my job to found a company and I want growth fast, but my mentor says to build step by step.", 'situation.work.impatient-for-results'],
+      ["Money is always tight and I keep comparing our flat with my sister's house. It never feels like enough.", 'situation.money.never-enough'],
+    ]);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
