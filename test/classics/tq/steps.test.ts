@@ -2588,6 +2588,30 @@ describe('Intent and Evidence: set 88 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 89 tuning', () => {
+  it('knows the stories told otherwise in set 89, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['金刚经里佛陀教导要牢牢执着于佛法，这个执着怎么修？', 'unrecorded.ds-cling-to-dharma'],
+        ['The Diamond Sutra teaches us to cling firmly to the dharma. How?', 'unrecorded.ds-cling-to-dharma'],
+        ['论语里孟子跟孔子讨论性善论，孔子怎么说？', 'unrecorded.mencius-meets-confucius'],
+        ['How did Confucius answer Mencius about human nature?', 'unrecorded.mencius-meets-confucius'],
+        ['How many days were Confucius and his followers without food in Chen?', 'unrecorded.days-without-food-in-chen'],
+        ['孔子在陈绝粮绝了几天？', 'unrecorded.days-without-food-in-chen'],
+      ],
+      ['金刚经怎么讲“法尚应舍”？', 'Why does the Diamond Sutra compare the dharma to a raft?', '孟子和孔子的思想有什么不同？', 'What happened to Confucius in Chen?', '孔子在陈绝粮时说了什么？'],
+    );
+  });
+
+  it('knows spending run up on credit cards, a late doctorate and a director told he has changed', () => {
+    expectSituations([
+      ['我最近控制不住地买买买，信用卡欠了好几万。', 'situation.money.debt'],
+      ['三十多岁想辞职去读博，爸妈不支持，我也怕年纪大了来不及。', 'situation.ageing.midlife'],
+      ['升任总监以后，下属说话都小心翼翼，老同事提醒我变了。', 'situation.success.getting-arrogant'],
+    ]);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
