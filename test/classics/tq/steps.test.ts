@@ -2612,6 +2612,30 @@ describe('Intent and Evidence: set 89 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 90 tuning', () => {
+  it('knows the stories told otherwise in set 90, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ["What did Confucius say at Yan Hui's bedside as he was dying?", 'unrecorded.yan-hui-deathbed'],
+        ['颜回临终时孔子对他说了什么？', 'unrecorded.yan-hui-deathbed'],
+        ["Where was Confucius's wife from?", 'unrecorded.confucius-family-names'],
+        ['孔子的妻子是哪里人？', 'unrecorded.confucius-family-names'],
+        ['Which chapter has Laozi telling Confucius that ritual is the root of virtue?', 'unrecorded.confucius-meets-laozi'],
+        ['Wang Yangming insisted that principle lies in each external thing. Why?', 'unrecorded.wang-mind-not-principle'],
+      ],
+      ['How did Confucius mourn Yan Hui?', 'Whom did Confucius give his daughter to in marriage?', 'What does Laozi say about ritual in chapter 38?', 'What did Wang Yangming say about principle and the mind?'],
+    );
+  });
+
+  it('knows a strict budget that feels like deprivation, a new lead ignored and a scroll through friends\' trips', () => {
+    expectSituations([
+      ["Money is tight, I'm on a strict budget and I feel deprived all the time.", 'situation.money.too-stingy'],
+      ['I was just made team lead and two people openly ignore my requests. Should I start formal warnings?', 'situation.work.leading-a-team'],
+      ['Every night I scroll through friends with bigger houses and fancier trips and feel like a failure.', 'situation.comparison.social-media'],
+    ]);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
