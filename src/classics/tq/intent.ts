@@ -198,7 +198,7 @@ function hexagramIndex(k: Knowledge) {
         pinyin,
         zh: normalize(name),
         zhGua: normalize(`${name}卦`),
-        pinyinPattern: new RegExp(`\\b${lower}\\b\\s*(?:hexagram|\\()|\\bhexagram\\s*(?:\\d+\\s*)?\\(?${lower}\\b|\\bthe ${lower}\\b|\\b(?:line|lines|judgment|image|tuan) (?:of|for|in) ${lower}\\b|\\b${lower}'s (?:lines?|judgment|image|tuan)\\b`),
+        pinyinPattern: new RegExp(`\\b${lower}\\b\\s*(?:hexagram|\\()|\\bhexagram\\s*(?:\\d+\\s*)?\\(?${lower}\\b|\\bthe ${lower}\\b|\\b(?:line|lines|judgment|image|tuan) (?:of|for|in) ${lower}\\b|\\b${lower}'s (?:lines?|judgment|image|tuan)\\b|\\b(?:yijing|i ching|book of changes)(?:'s)? ${lower}\\b`),
         ...(english ? { englishPattern: new RegExp(`\\b(?:${english})\\s+hexagram\\b|\\bhexagram\\s+(?:of\\s+|called\\s+|about\\s+|on\\s+|for\\s+)?(?:the\\s+)?(?:${english})\\b`) } : {}),
         words: new Set(k.passages.filter((x) => x.packId === 'yijing' && x.hexagram === p.hexagram).flatMap((x) => englishTerms(normalize(x.en ?? '')))),
       });

@@ -2636,6 +2636,29 @@ describe('Intent and Evidence: set 90 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 91 tuning', () => {
+  it('knows the stories told otherwise in set 91, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['The Yijing ends with hexagram 64, Jiji, on a note of completion. What does its judgment say?', 'unrecorded.hexagram-63-64-swapped'],
+        ['易经最后一卦是既济，为什么以完成收尾？', 'unrecorded.hexagram-63-64-swapped'],
+        ['孔子说完“唯女子与小人为难养也”之后又补了一句，说女子只要好学也能成为君子，是哪一章？', 'unrecorded.women-need-not-study'],
+        ['Why does Confucius hold up Zai Wo as a model of diligence?', 'unrecorded.zai-wo-diligent'],
+        ['王阳明主张先把道理彻底弄明白再去实践，为什么？', 'unrecorded.wang-know-before-acting'],
+      ],
+      ['What is the last hexagram of the Yijing?', '未济卦讲什么？', '“唯女子与小人为难养也”该怎么理解？', 'Why did Confucius scold Zai Wo?', '王阳明怎么讲知行合一？'],
+    );
+  });
+
+  it("reads the Yijing's Qian as a hexagram name, and knows a civil service offer and savings running down", () => {
+    expect(intentOf("The Yijing's Qian says heaven moves vigorously and the noble person strengthens himself. Is that opposed to Laozi?").references.map((p) => p.locator)).toContain('Yijing 1 (Qian)');
+    expectSituations([
+      ['My parents want me to take a safe civil service job, but I want to start my own studio. I feel guilty either way.', 'situation.career.stability-or-dream'],
+      ["I was laid off and my savings are running down. I'm embarrassed to see friends because I can't afford to go out.", 'situation.money.newly-poor'],
+    ]);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
