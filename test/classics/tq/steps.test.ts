@@ -2659,6 +2659,28 @@ describe('Intent and Evidence: set 91 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 92 tuning', () => {
+  it('knows the stories told otherwise in set 92, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['Wang Yangming taught that liangzhi has to be built up by reading widely and memorizing commentaries. Where?', 'unrecorded.liangzhi-from-reading'],
+        ['王阳明说良知要靠博览群书才能积累起来，对吗？', 'unrecorded.liangzhi-from-reading'],
+        ['道德经说“天下皆知美之为美，斯美矣”，这是在肯定美吧？', 'unrecorded.ddj-2-beauty-affirmed'],
+        ["Which chapter has Laozi's version of the golden rule?", 'unrecorded.laozi-said-shu'],
+        ['In the Analects Confucius says heaven and earth treat all things like straw dogs. Why so cold?', 'unrecorded.straw-dogs-in-analects'],
+      ],
+      ['What does Wang Yangming say about reading books?', '“天下皆知美之为美，斯恶已”是什么意思？', 'Where does the Analects give the golden rule?', 'What does Daodejing 5 mean by straw dogs?'],
+    );
+  });
+
+  it('finds a passage asked in other spellings and words (plowing, 一辈子, 窗户)', () => {
+    const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(cited('When Zilu asked the two men plowing the field where the river crossing was, what did they say?')).toContain('Analects 18.6');
+    expect(cited('子贡问孔子有没有一个字可以一辈子照着做，孔子说的是哪个字？')).toContain('Analects 15.24');
+    expect(cited('孔子去看生病的伯牛，隔着窗户握着他的手，说了什么？')).toContain('Analects 6.10');
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
