@@ -2643,7 +2643,7 @@ describe('Intent and Evidence: set 91 tuning', () => {
         ['The Yijing ends with hexagram 64, Jiji, on a note of completion. What does its judgment say?', 'unrecorded.hexagram-63-64-swapped'],
         ['易经最后一卦是既济，为什么以完成收尾？', 'unrecorded.hexagram-63-64-swapped'],
         ['孔子说完“唯女子与小人为难养也”之后又补了一句，说女子只要好学也能成为君子，是哪一章？', 'unrecorded.women-need-not-study'],
-        ['Why does Confucius hold up Zai Wo as a model of diligence?', 'unrecorded.zai-wo-diligent'],
+        ['Why does Confucius hold up Zai Wo as a model of diligence?', 'unrecorded.zai-yu-praised'],
         ['王阳明主张先把道理彻底弄明白再去实践，为什么？', 'unrecorded.wang-know-before-acting'],
       ],
       ['What is the last hexagram of the Yijing?', '未济卦讲什么？', '“唯女子与小人为难养也”该怎么理解？', 'Why did Confucius scold Zai Wo?', '王阳明怎么讲知行合一？'],
@@ -2663,8 +2663,8 @@ describe('Intent and Evidence: set 92 tuning', () => {
   it('knows the stories told otherwise in set 92, and still answers what the texts say', () => {
     expectStories(
       [
-        ['Wang Yangming taught that liangzhi has to be built up by reading widely and memorizing commentaries. Where?', 'unrecorded.liangzhi-from-reading'],
-        ['王阳明说良知要靠博览群书才能积累起来，对吗？', 'unrecorded.liangzhi-from-reading'],
+        ['Wang Yangming taught that liangzhi has to be built up by reading widely and memorizing commentaries. Where?', 'unrecorded.wang-liangzhi-from-learning'],
+        ['王阳明说良知要靠博览群书才能积累起来，对吗？', 'unrecorded.wang-liangzhi-from-learning'],
         ['道德经说“天下皆知美之为美，斯美矣”，这是在肯定美吧？', 'unrecorded.ddj-2-beauty-affirmed'],
         ["Which chapter has Laozi's version of the golden rule?", 'unrecorded.laozi-said-shu'],
         ['In the Analects Confucius says heaven and earth treat all things like straw dogs. Why so cold?', 'unrecorded.straw-dogs-in-analects'],
@@ -2678,6 +2678,28 @@ describe('Intent and Evidence: set 92 tuning', () => {
     expect(cited('When Zilu asked the two men plowing the field where the river crossing was, what did they say?')).toContain('Analects 18.6');
     expect(cited('子贡问孔子有没有一个字可以一辈子照着做，孔子说的是哪个字？')).toContain('Analects 15.24');
     expect(cited('孔子去看生病的伯牛，隔着窗户握着他的手，说了什么？')).toContain('Analects 6.10');
+  });
+});
+
+describe('Intent and Evidence: set 93 tuning', () => {
+  it('knows the stories told otherwise in set 93, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['金刚经里的须菩提是哪里人？出家前做什么？', 'unrecorded.subhuti-before-ordination'],
+        ['Where does the Analects say the unexamined life is not worth living?', 'unrecorded.unexamined-life'],
+        ['孔子的生日是哪一天？', 'unrecorded.confucius-birthday'],
+        ['How many bodhisattvas were in the audience for the Diamond Sutra?', 'unrecorded.ds-bodhisattva-count'],
+        ["What was Confucious's wife named?", 'unrecorded.confucius-family-names'],
+      ],
+      ['What does Subhuti ask the Buddha first?', '曾子每天反省哪三件事？', 'How many monks were with the Buddha in section 1?', '孔子十五岁立志于学是什么意思？'],
+    );
+  });
+
+  it('knows a project credited to a team leader and an office job with no time to study', () => {
+    expectSituations([
+      ['熬了大半年的项目，汇报时被组长说成是他的功劳，我很生气。', 'situation.work.credit-taken'],
+      ['在机关上班，天天写材料，忙得没时间读书修身。', 'situation.work.no-time-to-learn'],
+    ]);
   });
 });
 
