@@ -2703,6 +2703,41 @@ describe('Intent and Evidence: set 93 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 94 tuning', () => {
+  it('knows the stories told otherwise in set 94, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['老子长得什么样？是不是留着长胡子？', 'unrecorded.laozi-height'],
+        ['What did Lao Tzu really look like?', 'unrecorded.laozi-height'],
+        ['Confucius said a journey of a thousand miles starts with one step; where in the Analects?', 'unrecorded.thousand-miles-in-analects'],
+        ['孔子说千里之行始于足下，这句在论语哪一篇？', 'unrecorded.thousand-miles-in-analects'],
+        ['How does the sutra tell us to keep count of our merit?', 'unrecorded.ds-give-with-merit-in-mind'],
+      ],
+      [
+        'Where does Laozi say a journey of a thousand li begins?',
+        '孔子说“无欲速”，老子说“千里之行，始于足下”，两人看法一致吗？',
+        'Does the Diamond Sutra say merit is real?',
+        '老子说“知足不辱”是什么意思？',
+      ],
+    );
+  });
+
+  it('knows shopping that will not stop and grief that comes and goes after a mother dies', () => {
+    expectSituations([
+      ['又忍不住下单了，快递堆着都没拆，信用卡也快刷爆了', 'situation.money.compulsive-spending'],
+      ["Whenever I'm sad I order things online, and the parcels just pile up unopened", 'situation.money.compulsive-spending'],
+      ["My mother died after a long illness, and on the days I'm fine I feel guilty for being fine", 'situation.grief.parent-died'],
+    ]);
+  });
+
+  it('reaches filial care beyond feeding, the one word for a lifetime, and exams taken for parents', () => {
+    const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(cited('论语讲孝，除了养老以外还要求什么？')).toContain('Analects 2.7');
+    expect(cited('Which disciple asked for one word to practise for his whole life?')).toContain('Analects 15.24');
+    expect(cited('爸妈逼我考公务员，可我想做自己喜欢的事，吵了好几次，该怎么看？')).toContain('Chuanxilu 103');
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
