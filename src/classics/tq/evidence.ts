@@ -3,7 +3,7 @@ import type { Knowledge } from '../packs.js';
 import type { Concept, Passage, Situation, Tradition } from '../model.js';
 import { carried, type Hit, type QueryUnit, type Retrieval, type RetrievalScope, SENTENCE_END } from '../retrieval.js';
 import { analyseQuestion, englishTerms, GENERIC_ENGLISH, isFunctionCharacter, normalize, PINYIN_WORD, questionTerms, terms, unquoteShort } from '../text.js';
-import { type Intent, namesClassic } from './intent.js';
+import { type Intent, namesClassic, namesWork } from './intent.js';
 
 export interface Evidence {
   passage: Passage;
@@ -336,10 +336,11 @@ const OUTSIDE_WORKS = /系辞|繫辭|大传|文言传?|说卦|序卦|杂卦|十�
 
 /**
  * Things of the modern world that no classic can speak of: computing and its machines, networks
- * and their media, digital money, papers and passes, and the measures of modern science (cortisol,
- * clinical trials, brain scans). Bare "AI" is left out: it is also Xu Ai and Duke Ai.
+ * and their media, digital money and stock trading, papers and passes, and the measures of modern
+ * science (cortisol, clinical trials, brain scans). Bare "AI" is left out: it is also Xu Ai and
+ * Duke Ai.
  */
-const MODERN_THINGS = /人工智能|机器人|区块链|比特币|加密货币|数字货币|元宇宙|互联网|智能手机|社交媒体|短视频|电子游戏|\bartificial intelligence\b|\b(?:generative )?ai (?:systems?|models?|chatbots?|tools?|art|assistants?)\b|\bchatgpt\b|\brobots?\b|\bcomputers?\b|\binternet\b|\bsmartphones?\b|\bsocial media\b|\bbitcoin\b|\bcrypto(?:currenc(?:y|ies))?\b|\bblockchain\b|\bvideo games?\b|\btiktok\b|\binstagram\b|\bpassports?\b|\bvisas?\b|\bdriver'?s licen[cs]e\b|\btax returns?\b|\bwi-?fi\b|\blaptops?\b|护照|签证|驾照|报税|\bcortisol\b|\bscientific (?:evidence|studies|research|proof)\b|\bclinical (?:trials?|studies)\b|\bneuroscience\b|\bbrain scans?\b|\bfmri\b|皮质醇|科学(?:证据|研究|实验)|临床(?:试验|研究)|脑科学|神经科学/iu;
+const MODERN_THINGS = /人工智能|机器人|区块链|比特币|加密货币|数字货币|元宇宙|互联网|智能手机|炒股|股票|股市|期货|\bstock market\b|\bday trading\b|\bindex funds?\b|\bmutual funds?\b|社交媒体|短视频|电子游戏|\bartificial intelligence\b|\b(?:generative )?ai (?:systems?|models?|chatbots?|tools?|art|assistants?)\b|\bchatgpt\b|\brobots?\b|\bcomputers?\b|\binternet\b|\bsmartphones?\b|\bsocial media\b|\bbitcoin\b|\bcrypto(?:currenc(?:y|ies))?\b|\bblockchain\b|\bvideo games?\b|\btiktok\b|\binstagram\b|\bpassports?\b|\bvisas?\b|\bdriver'?s licen[cs]e\b|\btax returns?\b|\bwi-?fi\b|\blaptops?\b|护照|签证|驾照|报税|\bcortisol\b|\bscientific (?:evidence|studies|research|proof)\b|\bclinical (?:trials?|studies)\b|\bneuroscience\b|\bbrain scans?\b|\bfmri\b|皮质醇|科学(?:证据|研究|实验)|临床(?:试验|研究)|脑科学|神经科学/iu;
 
 /**
  * A pure test of a text that keeps its last answer: a request asks the same of its question
@@ -834,6 +835,8 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // ("How do I fix it?"; "I want to learn the guitar. What's a good beginner model?").
   const asked = intent.question === undefined ? undefined : askingSentence(intent.question);
   const asksByName = asked === undefined || namesClassic(asked) || retrieval.detectConcepts(asked).length > 0 || givesLine(asked, hits, retrieval);
+  // Naming only a tradition (儒家会怎么看这种事) points at no passage the way a classic's name does.
+  const asksByWork = asked === undefined || namesWork(asked) || retrieval.detectConcepts(asked).length > 0 || givesLine(asked, hits, retrieval);
   // "Is there anything in these books about ..." asks the classics too, but names nothing to anchor it.
   const asksClassics = asksByName || THE_CLASSICS.test(asked);
   const askingMatcher = asking && asksClassics ? QuestionMatcher.of(`${withoutRomanisation(asking)} ${names}`, retrieval) : undefined;
@@ -1065,7 +1068,7 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // than the passages the situation itself rests on: those come first. So does one that shares
   // the asking words of a question naming a classic, when the situation matches closely
   // (照王阳明的说法，我这种人是不是就没法做学问了, after a day of paperwork told at length).
-  const later = situations.length && (!asksByName || situations[0]!.coverage >= SITUATION_CLOSE) ? taken.filter((c) => c.askingOnly) : [];
+  const later = situations.length && (!asksByWork || situations[0]!.coverage >= SITUATION_CLOSE) ? taken.filter((c) => c.askingOnly) : [];
   for (const t of taken) {
     if (later.includes(t)) continue;
     const { coverage: _, askingOnly: __, ...c } = t;

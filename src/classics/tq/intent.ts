@@ -23,7 +23,12 @@ export interface Intent {
 
 /** Whether a text names a classic, its author or its tradition (论语, Laozi, the Buddha, 佛家). */
 export function namesClassic(normalized: string): boolean {
-  return PACK_NAMES.some(([re]) => re.test(normalized)) || /佛陀|佛家|佛教|道家|儒家|\b(?:buddha|buddhis[mt]|daois[mt]|taois[mt]|confucian(?:ism)?)\b/.test(normalized);
+  return namesWork(normalized) || /佛陀|佛家|佛教|道家|儒家|\b(?:buddha|buddhis[mt]|daois[mt]|taois[mt]|confucian(?:ism)?)\b/.test(normalized);
+}
+
+/** Whether a text names a classic or its author (论语, Laozi), not only a tradition (儒家). */
+export function namesWork(normalized: string): boolean {
+  return PACK_NAMES.some(([re]) => re.test(normalized));
 }
 
 const PACK_NAMES: [RegExp, string][] = [

@@ -2738,6 +2738,37 @@ describe('Intent and Evidence: set 94 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 95 tuning', () => {
+  it('knows the stories told otherwise in set 95, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['Who really wrote the Image commentary of the Yijing?', 'unrecorded.yijing-authorship'],
+        ['周易是什么时候成书的？', 'unrecorded.yijing-authorship'],
+        ['Wang Yangming taught that you must first thoroughly investigate every thing before you can act; why?', 'unrecorded.wang-know-before-acting'],
+        ['The Analects says human nature is inherently good, right? Which chapter?', 'unrecorded.nature-good-in-analects'],
+        ['孔子说人性本善，是哪一篇？', 'unrecorded.nature-good-in-analects'],
+      ],
+      ['What does the Image of Qian tell the noble person to do?', 'Wang Yangming rejected the idea of knowledge coming before action. Why?', 'What does Confucius say about human nature?'],
+    );
+  });
+
+  it('reads human nature as 性, and 明明 and 可能性 as everyday words', () => {
+    expect(intentOf('What does Confucius say about human nature?').concepts.map((c) => c.id)).toContain('concept.xing');
+    expect(intentOf('我妈明明错了还不听劝，怎么办？').concepts.map((c) => c.id)).not.toContain('concept.ming-daoist');
+    expect(intentOf('这件事的可能性大吗？我性格内向。').concepts.map((c) => c.id)).not.toContain('concept.xing');
+  });
+
+  it('finds nothing for stock trading in the classics, and reaches water, falsified reports and revenge on a brother', () => {
+    const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(cited('王阳明对炒股有什么看法？')).toEqual([]);
+    expect(cited('Which chapter says the highest good being like water?')).toContain('Daodejing 8');
+    expect(cited('水的意象在论语和道德经里有什么不同？')).toEqual(expect.arrayContaining(['Daodejing 8', 'Analects 6.23']));
+    // Naming only a tradition in the asking sentence does not let its generic words (这种事) outrank the story's passages.
+    expect(cited('领导让我在报表上做点手脚，说大家都这么干，不配合的话升职就没戏了。我很纠结，儒家会怎么看这种事？')).toContain('Analects 4.5');
+    expect(cited('亲弟弟借钱不还还到处说我坏话，我真想报复他')).toContain('Daodejing 63');
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
