@@ -8,9 +8,9 @@ import type { RetrievalScope } from '../retrieval.js';
 import { traditionByName } from '../retrieval.js';
 import { bindClaims, filterSupported, findConflicts, gatherClaims, weakestTrust, type BoundClaim, type ConflictStatus } from './claims.js';
 import { validateCitations, type Citation } from './citations.js';
-import { asksSource, quotesOf, scopeFor, selectEvidence, type Evidence } from './evidence.js';
+import { asksSource, QuoteMatcher, quotesOf, scopeFor, selectEvidence, type Evidence } from './evidence.js';
 import { ANSWER_MODE, express, trustLabel, type ExpressionMode } from './expression.js';
-import { detectIntent, type Intent } from './intent.js';
+import { compares, detectIntent, firstWorkNamed, type Intent } from './intent.js';
 import { pinyinSpelledOut } from '../pinyin-lines.js';
 import { languageOf, normalize } from '../text.js';
 
@@ -86,6 +86,25 @@ const ABSTAIN_TEXT: Record<Exclude<AbstentionReason, 'GATE_BLOCKED' | 'SIGNIFICA
   },
 };
 
+
+/**
+ * The classics, other than those named, that hold a classical line the question quotes word for
+ * word before it names any classic, in a question that compares. A line quoted after a classic's
+ * name (论语里说“上善若水”) is given to that classic: a misattribution, not a comparison.
+ */
+function packsOfQuotedLines(question: string, named: string[], lib: Library): string[] {
+  const n = normalize(question);
+  const firstNamed = firstWorkNamed(n);
+  if (!compares(n) || firstNamed < 0) return [];
+  const homes = new Set<string>();
+  for (const text of quotesOf(question)) {
+    if (!/\p{Script=Han}{4}/u.test(text) || n.indexOf(normalize(text)) > firstNamed) continue;
+    const line = new QuoteMatcher(text, lib.retrieval);
+    if (line.modernHan) continue;
+    for (const hit of lib.retrieval.search(text, {}, 5)) if (!named.includes(hit.passage.packId) && line.carries(hit.passage.id)) homes.add(hit.passage.packId);
+  }
+  return [...homes];
+}
 /** The first story the classics do not record that a question rests on, if any. */
 export function unrecordedStory(question: string, k: Knowledge): UnrecordedStory | undefined {
   const n = normalize(question);
@@ -189,6 +208,17 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
     scope = {};
     hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
     evidence = time('evidence', () => selectEvidence({ ...intent, packsNamed: [] }, hits, k, lib.retrieval, scope));
+  }
+  // A question that names one classic and quotes, without naming it, a line of another (“祸兮福之所倚”
+  // 跟易经里“日中则昃”一样吗) sets the two side by side: the quoted line's classic joins the scope.
+  if (!scopeChosen && intent.packsNamed.length) {
+    const homes = packsOfQuotedLines(intent.question ?? query, intent.packsNamed, lib);
+    if (homes.length) {
+      const widened = { ...intent, packsNamed: [...intent.packsNamed, ...homes] };
+      scope = scopeFor(widened, requested);
+      hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
+      evidence = time('evidence', () => selectEvidence(widened, hits, k, lib.retrieval, scope));
+    }
   }
   trace.evidenceIds = evidence.map((e) => e.passage.id);
   if (!evidence.length) {

@@ -2769,6 +2769,38 @@ describe('Intent and Evidence: set 95 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 96 tuning', () => {
+  it("knows Wang Yangming's family as a story the Chuanxilu does not tell", () => {
+    expectStories(
+      [
+        ['Did Wang Yangming have any children?', 'unrecorded.wang-family'],
+        ['王阳明的儿子叫什么名字？', 'unrecorded.wang-family'],
+      ],
+      ['陆澄的儿子病危时，王阳明说了什么？', 'What does Wang Yangming say about serving parents?'],
+    );
+  });
+
+  it('reads a story that opens with a new post as a life situation', () => {
+    expect(intentOf('刚升了部门经理，天天担心做不好被撤下来，这种心态该怎么看？').kind).toBe('situational');
+  });
+
+  it('knows a friend who ignores advice, a fence on my land, investors in a hurry, credit taken and a workplace falsifying reports', () => {
+    expectSituations([
+      ['My friend complains about her boyfriend every week, ignores what I honestly tell her, and comes back with the same complaints', 'situation.friendship.advice-not-taken'],
+      ["The neighbour's new fence is on my land, we've argued twice and I'm thinking about suing", 'situation.conflict.thinking-of-suing'],
+      ['Our investors want us to grow tenfold this year and I keep pushing the team to skip steps', 'situation.success.pressure-to-expand'],
+      ['My manager presented my analysis as his own work and got all the praise', 'situation.work.credit-taken'],
+      ["My company is quietly falsifying its reports and I can't fix it or easily quit", 'situation.work.corrupt-workplace'],
+    ]);
+  });
+
+  it("sets a quoted line of an unnamed classic beside the named one, but not a line given to the wrong classic", () => {
+    const cited = (query: string) => trustedQuery({ query, knowledge_scope: ['kb'], expression_mode: 'conversation' }, lib, 'q').answer.citations.map((c) => c.locator);
+    expect(cited('“祸兮福之所倚，福兮祸之所伏”跟易经里“日中则昃”一样吗？')).toEqual(expect.arrayContaining(['Daodejing 58', 'Yijing 55 (Feng) Tuan']));
+    expect(cited('论语里说“上善若水”，这跟易经的“谦”一样吗？')).toEqual([]);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
