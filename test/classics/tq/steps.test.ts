@@ -2801,6 +2801,35 @@ describe('Intent and Evidence: set 96 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 97 tuning', () => {
+  it('knows the stories told otherwise in set 97, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['舍卫城如今在哪个国家？', 'unrecorded.shravasti-today'],
+        ['Where is Shravasti today?', 'unrecorded.shravasti-today'],
+        ['Does the Daodejing say anything of Laozi himself, like how tall he was?', 'unrecorded.laozi-height'],
+        ['Wang Yangming insisted you must investigate every blade of grass before your intention is sincere; why?', 'unrecorded.wang-know-before-acting'],
+        ['If you give enough, you will come to see the Tathagata by his thirty-two marks, right?', 'unrecorded.ds-buddha-by-marks'],
+      ],
+      ['Where was the Buddha staying in section 1?', 'Can one see the Tathagata by his thirty-two marks?', 'What does Laozi say about the sage?'],
+    );
+  });
+
+  it('knows a secret crush, money too tight for dignity, and notebooks full of reading that changed nothing', () => {
+    expectSituations([
+      ['偷偷喜欢一个同事，天天想她回没回我消息，七上八下的', 'situation.marriage.secret-crush'],
+      ["Rent is late and my kid needs shoes, and I'm ashamed around friends who are doing well", 'situation.money.newly-poor'],
+      ['读了很多书，笔记写了好几本，人却一点没变', 'situation.study.reading-without-understanding'],
+    ]);
+  });
+
+  it('reads the gist of a line given in quotation marks, and the journey of a thousand miles', () => {
+    const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(cited('金刚经里有一句大意是“看到相不是相，就看见如来了”，在哪一分？')).toContain('Diamond Sutra 5');
+    expect(intentOf('Where does "a journey of a thousand miles starts with a single step" come from?').concepts.map((c) => c.id)).toContain('concept.qianli-zhixing');
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
