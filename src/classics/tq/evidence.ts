@@ -927,8 +927,10 @@ export function selectEvidence(intent: Intent, hits: Hit[], k: Knowledge, retrie
   // “自然法无”) asks about a line that is not there: the real one is no evidence for it.
   if (nowhere.length && nowhere.length < classical.length) return [];
   // So does one that gives a line with a character changed (第八章说水“处众人之所好” for 所恶),
-  // even of the passage it points to: what it asks rests on the changed line.
-  if (quotes.some((q) => q.floor === QUOTE_FLOOR && !genuine.includes(q))) return [];
+  // even of the passage it points to: what it asks rests on the changed line. A name of four
+  // characters or fewer quoted in a life story (离“圣贤之学”越来越远) is the story's own phrase.
+  const phraseInStory = (q: QuoteMatcher) => intent.kind === 'situational' && Array.from(hanOnly(q.text)).length <= 4;
+  if (quotes.some((q) => q.floor === QUOTE_FLOOR && !genuine.includes(q) && !phraseInStory(q))) return [];
   // A concept's name quoted as what a classic says (《论语》里孔子说“上善若水”) gives that classic
   // the concept's line; when none of the concept's key passages is in scope, the question rests on
   // a misattribution. The names are not the lines word for word (功成身退 for 功遂身退), so the

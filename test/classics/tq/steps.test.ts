@@ -2830,6 +2830,27 @@ describe('Intent and Evidence: set 97 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 98 tuning', () => {
+  it('knows the stories told otherwise in set 98, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['王阳明爱喝什么茶？', 'unrecorded.wang-tastes'],
+        ["What was Wang Yangming's favourite food?", 'unrecorded.wang-tastes'],
+        ['Laozi tells us to store up wealth so we can give later; where?', 'unrecorded.ddj-sage-stores-wealth'],
+        ['曾子三省吾身，省的是孝、悌、仁这三件事吗？', 'unrecorded.zengzi-examines-other-count'],
+        ['Confucius gave Zilu a vivid description of the afterlife, didn\'t he?', 'unrecorded.confucius-describes-afterlife'],
+        ['金刚经说必须凭三十二相来辨认如来，对吗？', 'unrecorded.ds-buddha-by-marks'],
+      ],
+      ['曾子每天反省哪三件事？', 'What did Confucius say to Zilu about death?', 'What does Daodejing 81 say about the sage and giving?'],
+    );
+  });
+
+  it("reads a short phrase quoted in a life story as the story's own", () => {
+    const cited = (q: string) => evidenceFor(q).evidence.map((e) => e.passage.locator);
+    expect(cited('我在基层单位上班，每天公文、开会一大堆，根本没时间读书修身，感觉离“圣贤之学”越来越远了，怎么办')).not.toEqual([]);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
