@@ -2851,6 +2851,29 @@ describe('Intent and Evidence: set 98 tuning', () => {
   });
 });
 
+describe('Intent and Evidence: set 99 tuning', () => {
+  it('knows the stories told otherwise in set 99, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['孔子死后，颜回接管了孔门吗？', 'unrecorded.yan-hui-succeeds-confucius'],
+        ["Yan Hui took over the school after Confucius's death, right?", 'unrecorded.yan-hui-succeeds-confucius'],
+        ['Why does Confucius say in the Analects that the Tao that can be told is not the eternal Tao?', 'unrecorded.daodejing-1-credited-to-confucius'],
+        ['论语里孔子说“道可道，非常道”，是哪一篇？', 'unrecorded.daodejing-1-credited-to-confucius'],
+        ['金刚经说必须执着于三十二相才能见到如来吗？', 'unrecorded.ds-buddha-by-marks'],
+      ],
+      ['What does the Way that can be spoken mean in Daodejing 1?', '颜回死的时候孔子说了什么？'],
+    );
+  });
+
+  it('finds clever talk in its old English wording, and knows a father in hospital and a craving for likes', () => {
+    expect(intentOf("Where does it say 'fine words and an insinuating appearance' are seldom virtuous?").concepts.map((c) => c.id)).toContain('concept.qiaoyan');
+    expectSituations([
+      ['我爸中风住院了，我每天医院公司两头跑，一想到最坏的情况就心慌', 'situation.illness.parent-seriously-ill'],
+      ["I get anxious when my posts don't get likes and high when they do", 'situation.anxiety.praise-and-blame'],
+    ]);
+  });
+});
+
 describe('Answer: evidence ids', () => {
   it('names each passage once in a claim, though the claim is bound to two spans of it', () => {
     const questions = ['孔子讲的礼是不是就是一堆繁文缛节？礼的根本到底在哪里', '上善若水是什么意思', 'What does the Diamond Sutra say about being held in contempt?'];
