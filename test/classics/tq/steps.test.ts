@@ -2770,11 +2770,11 @@ describe('Intent and Evidence: set 95 tuning', () => {
 });
 
 describe('Intent and Evidence: set 96 tuning', () => {
-  it("knows Wang Yangming's family as a story the Chuanxilu does not tell", () => {
+  it("knows Wang Yangming's children as a story the Chuanxilu does not tell", () => {
     expectStories(
       [
-        ['Did Wang Yangming have any children?', 'unrecorded.wang-family'],
-        ['王阳明的儿子叫什么名字？', 'unrecorded.wang-family'],
+        ['Did Wang Yangming have any children?', 'unrecorded.wang-children'],
+        ['王阳明的儿子叫什么名字？', 'unrecorded.wang-children'],
       ],
       ['陆澄的儿子病危时，王阳明说了什么？', 'What does Wang Yangming say about serving parents?'],
     );
@@ -2870,6 +2870,32 @@ describe('Intent and Evidence: set 99 tuning', () => {
     expectSituations([
       ['我爸中风住院了，我每天医院公司两头跑，一想到最坏的情况就心慌', 'situation.illness.parent-seriously-ill'],
       ["I get anxious when my posts don't get likes and high when they do", 'situation.anxiety.praise-and-blame'],
+    ]);
+  });
+});
+
+describe('Intent and Evidence: set 100 tuning', () => {
+  it('knows the stories told otherwise in set 100, and still answers what the texts say', () => {
+    expectStories(
+      [
+        ['乾卦上九说“亢龙有悔，吉”，为什么是吉？', 'unrecorded.qian-top-line-auspicious'],
+        ['Zai Yu was called rotten wood because he asked too many questions, right?', 'unrecorded.zai-yu-praised'],
+        ['易经是孔子写的吗？', 'unrecorded.yijing-authorship'],
+        ['Wang Yangming said you must first gain complete knowledge before you act; why?', 'unrecorded.wang-know-before-acting'],
+        ['Why does the sutra teach that all things are cut off and annihilated?', 'unrecorded.ds-annihilation'],
+        ["Laozi says the Tao that can be told is the eternal Tao; what does he mean?", 'unrecorded.daodejing-1-reversed'],
+      ],
+      ['亢龙有悔是什么意思？', 'Why did Confucius call Zai Yu rotten wood?', 'Does the Diamond Sutra say dharmas are annihilated?', '孔子说“五十以学易”是什么意思？'],
+    );
+  });
+
+  it('knows a defiant teenager, a retirement near, regret after a breakup, debts left by a father, and a quiet worker passed over', () => {
+    expectSituations([
+      ['My fifteen-year-old is defiant and I yell at him nearly every day; I want to be firm without being harsh', 'situation.parenting.too-strict'],
+      ['快退休了，攒了点名声和积蓄，却担心退了没人记得、钱不够花', 'situation.ageing.clinging-to-money'],
+      ['分手半年了，每天回放当初说过的狠话，后悔得要命', 'situation.failure.regret-past-mistakes'],
+      ['我爸年轻时做生意欠下一堆债，现在都落到我头上', 'situation.grief.parents-legacy'],
+      ['每次升职都轮不到我，同事说我太老实、不会邀功', 'situation.work.office-politics'],
     ]);
   });
 });
