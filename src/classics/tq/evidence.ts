@@ -600,7 +600,10 @@ export const QUOTE_FLOOR = 0.75;
 export const QUOTE_FLOOR_PARAPHRASE = 0.5;
 /** The share of an English line a passage's rendering must carry to be that line in other words. */
 const RENDERING_CARRIED = 0.8;
-/** A reading offered in quotation marks for checking or as the gist of a line: 是不是就是“…”, 意思是“…”, 大意是“…”, 理解成“…”. */
+/**
+ * A reading offered in quotation marks for checking or as the gist of a line: 是不是就是“…”,
+ * 意思是“…”, 大意是“…”, 理解成“…”.
+ */
 const GLOSS_OFFERED = /(?:是不是|难道|大意是|大概意思是|意思大概是|意思是|理解(?:成|为)|解释(?:成|为)|等于|就是说)(?:就是|说|指)?\s*[“"「『]([^”"」』]+)[”"」』]/gu;
 /** A name in quotation marks the asker gives a habit or view: 这种“先知后行”的毛病, 所谓“躺平”. */
 const LABELLED = /(?:这种|这类|那种|所谓的?)\s*[“"「『]([^”"」』]{2,8})[”"」』]|[“"「『]([^”"」』]{2,8})[”"」』](?:式的?|的)(?:毛病|问题|做法|心态|习惯|思路|态度|倾向|想法|说法)/gu;

@@ -86,7 +86,6 @@ const ABSTAIN_TEXT: Record<Exclude<AbstentionReason, 'GATE_BLOCKED' | 'SIGNIFICA
   },
 };
 
-
 /**
  * The classics, other than those named, that hold a classical line the question quotes word for
  * word before it names any classic, in a question that compares. A line quoted after a classic's
@@ -105,6 +104,7 @@ function packsOfQuotedLines(question: string, named: string[], lib: Library): st
   }
   return [...homes];
 }
+
 /** The first story the classics do not record that a question rests on, if any. */
 export function unrecordedStory(question: string, k: Knowledge): UnrecordedStory | undefined {
   const n = normalize(question);
@@ -197,28 +197,21 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   const story = unrecordedStory(query, k);
   if (story) return abstain('NO_EVIDENCE', `${ABSTAIN_TEXT.NO_EVIDENCE[lang]} ${lang === 'zh' ? story.note_zh : story.note_en}`);
 
-  let scope = scopeFor(intent, requested);
+  const scopeChosen = Boolean(requested.packIds || requested.traditions);
+  // A question that names one classic and quotes, without naming it, a line of another (“祸兮福之所倚”
+  // 跟易经里“日中则昃”一样吗) sets the two side by side: the quoted line's classic joins the scope.
+  const homes = !scopeChosen && intent.packsNamed.length ? packsOfQuotedLines(intent.question ?? query, intent.packsNamed, lib) : [];
+  const sought = homes.length ? { ...intent, packsNamed: [...intent.packsNamed, ...homes] } : intent;
+  let scope = scopeFor(sought, requested);
   let hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
-  let evidence: Evidence[] = time('evidence', () => selectEvidence(intent, hits, k, lib.retrieval, scope));
+  let evidence: Evidence[] = time('evidence', () => selectEvidence(sought, hits, k, lib.retrieval, scope));
   // A question that asks where a quoted line comes from, and names a classic that does not have it
   // (同事非说是孔子讲的，这句到底出自哪里？), asks about the line wherever it is: the classic it names
   // is the claim in doubt. A scope the caller asked for is kept.
-  const scopeChosen = Boolean(requested.packIds || requested.traditions);
   if (!evidence.length && !scopeChosen && intent.packsNamed.length && asksSource(intent.question ?? query) && quotesOf(intent.question ?? query).some((q) => /\p{Script=Han}{3}/u.test(q))) {
     scope = {};
     hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
     evidence = time('evidence', () => selectEvidence({ ...intent, packsNamed: [] }, hits, k, lib.retrieval, scope));
-  }
-  // A question that names one classic and quotes, without naming it, a line of another (“祸兮福之所倚”
-  // 跟易经里“日中则昃”一样吗) sets the two side by side: the quoted line's classic joins the scope.
-  if (!scopeChosen && intent.packsNamed.length) {
-    const homes = packsOfQuotedLines(intent.question ?? query, intent.packsNamed, lib);
-    if (homes.length) {
-      const widened = { ...intent, packsNamed: [...intent.packsNamed, ...homes] };
-      scope = scopeFor(widened, requested);
-      hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
-      evidence = time('evidence', () => selectEvidence(widened, hits, k, lib.retrieval, scope));
-    }
   }
   trace.evidenceIds = evidence.map((e) => e.passage.id);
   if (!evidence.length) {
