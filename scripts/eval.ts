@@ -45,9 +45,10 @@ export function sameOrWithin(cited: string, expected: string): boolean {
 
 /**
  * The sets of one kind in test/eval, in order: set 1 is `first`, set n the file `pattern` numbers
- * n. Each is named "<label> n", with "(used in tuning)" for all but the newest.
+ * n. Each is named "<label> n", with "(trained on)" for the sets up to `trainedUpTo` (the learned
+ * models saw them) and "(used in tuning)" for the later ones but the newest.
  */
-function numberedSets(first: string, pattern: RegExp, label: string): [string, string][] {
+function numberedSets(first: string, pattern: RegExp, label: string, trainedUpTo: number): [string, string][] {
   const files: [number, string][] = [[1, first]];
   for (const file of readdirSync('test/eval')) {
     const m = pattern.exec(file);
@@ -55,7 +56,7 @@ function numberedSets(first: string, pattern: RegExp, label: string): [string, s
   }
   files.sort((a, b) => a[0] - b[0]);
   const newest = files[files.length - 1]![0];
-  return files.map(([n, file]) => [`${label} ${n}${n === newest ? '' : ' (used in tuning)'}`, file]);
+  return files.map(([n, file]) => [`${label} ${n}${n <= trainedUpTo ? ' (trained on)' : n === newest ? '' : ' (used in tuning)'}`, file]);
 }
 
 export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport {
@@ -83,12 +84,16 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
     };
   };
   // Each set was written by someone who saw neither the code nor the other sets, measured once,
-  // and then studied while retrieval and the Gate were tuned: every set but the newest of each
-  // kind has been used in tuning.
-  const questions = Object.fromEntries(numberedSets('questions.json', /^questions-heldout-(\d+)\.json$/, 'question set').map(([name, file]) => [name, score(read<Question[]>(file))]));
+  // and then studied while retrieval and the Gate were tuned, or taken into the learned models'
+  // training data: every set but the newest of each kind has been used.
+  // The learned models record how far into the sets they were trained.
+  const trained = (model?: { trainedOn: Record<string, unknown> }, key = 'questionSets') => Number(model?.trainedOn[key] ?? 0);
+  const questionsTrained = Math.max(trained(lib.knowledge.answerabilityModel), trained(lib.knowledge.gateModel));
+  const gateTrained = trained(lib.knowledge.gateModel, 'gateSets');
+  const questions = Object.fromEntries(numberedSets('questions.json', /^questions-heldout-(\d+)\.json$/, 'question set', questionsTrained).map(([name, file]) => [name, score(read<Question[]>(file))]));
   const gateSets: Record<string, GateCase[]> = {
     'pack fixtures': lib.knowledge.gateFixtures,
-    ...Object.fromEntries(numberedSets('gate-heldout.json', /^gate-heldout-(\d+)\.json$/, 'held-out set').map(([name, file]) => [name, read<GateCase[]>(file)])),
+    ...Object.fromEntries(numberedSets('gate-heldout.json', /^gate-heldout-(\d+)\.json$/, 'held-out set', gateTrained).map(([name, file]) => [name, read<GateCase[]>(file)])),
   };
   const gate: EvalReport['gate'] = {};
   for (const [name, cases] of Object.entries(gateSets)) {

@@ -4,6 +4,8 @@ import { compileGate, selfTest, type Gate, type SelfTestResult } from '../gate/g
 import { KnowledgeGraph } from './graph.js';
 import { loadKnowledge, type Knowledge } from './packs.js';
 import { Retrieval } from './retrieval.js';
+import { TextClassifier } from './classifier.js';
+import { Precedents } from './precedents.js';
 
 /** The loaded release with its read models: what every classics feature reads from. */
 export interface Library {
@@ -11,6 +13,10 @@ export interface Library {
   retrieval: Retrieval;
   graph: KnowledgeGraph;
   gate: Gate;
+  /** Whether a question can be answered from the texts at all (core/answerability-model.json). */
+  answerability?: TextClassifier;
+  /** Questions already judged, and the passages they were answered from (core/precedents.json). */
+  precedents?: Precedents;
   /** The Gate run over every fixture shipped with the packs, at load. */
   gateSelfTest: SelfTestResult;
   releaseId: string;
@@ -34,6 +40,7 @@ export function openLibrary(packsDir: string, options: { answerCacheEntries?: nu
       correction_zh: m.correction_zh,
       correction_en: m.correction_en,
     })),
+    knowledge.gateModel,
   );
   return {
     knowledge,
@@ -42,6 +49,8 @@ export function openLibrary(packsDir: string, options: { answerCacheEntries?: nu
     retrieval: new Retrieval(knowledge, { textCacheEntries: (options.answerCacheEntries ?? 1) > 0 ? 512 : 8 }),
     graph: new KnowledgeGraph(knowledge),
     gate,
+    ...(knowledge.answerabilityModel ? { answerability: new TextClassifier(knowledge.answerabilityModel) } : {}),
+    ...(knowledge.precedents ? { precedents: new Precedents(knowledge.precedents, knowledge.passageById) } : {}),
     gateSelfTest: selfTest(gate, knowledge.gateFixtures),
     releaseId: knowledge.currentRelease?.id ?? 'unreleased',
     errors,

@@ -7,6 +7,8 @@ import * as F from './pack-format.js';
 import { GateRulesFile, patternsOf, type GateRules } from '../gate/gate.js';
 import { hexagramPassages } from './yijing.js';
 import { Prefilter } from '../platform/literals.js';
+import { ClassifierFile, type ClassifierModel } from './classifier.js';
+import { PrecedentsFile, type PrecedentsData } from './precedents.js';
 
 export interface LoadedPack {
   manifest: z.infer<typeof F.PackManifestFile>;
@@ -30,6 +32,12 @@ export interface Knowledge {
   misreadings: Misreading[];
   gateFixtures: GateFixture[];
   gateRules?: GateRules;
+  /** The Gate's learned model (core/gate-model.json): it blocks besides the rules. */
+  gateModel?: ClassifierModel;
+  /** The trusted query's learned answerability model (core/answerability-model.json). */
+  answerabilityModel?: ClassifierModel;
+  /** Questions already judged, with the passages that answer them (core/precedents.json). */
+  precedents?: PrecedentsData;
   conflicts: ConflictRecord[];
   conflictsByClaim: Map<string, ConflictRecord[]>;
   situations: Situation[];
@@ -189,6 +197,15 @@ export function loadKnowledge(classicsDir: string): LoadResult {
         k.gateRules = rules;
       }
     }
+    for (const [file, key] of [['gate-model.json', 'gateModel'], ['answerability-model.json', 'answerabilityModel']] as const) {
+      if (!existsSync(join(dir, file))) continue;
+      if (k[key]) errors.push(`${packId}: a second ${file}`);
+      k[key] = readJson(join(dir, file), ClassifierFile, errors);
+    }
+    if (existsSync(join(dir, 'precedents.json'))) {
+      if (k.precedents) errors.push(`${packId}: a second precedents.json`);
+      k.precedents = readJson(join(dir, 'precedents.json'), PrecedentsFile, errors);
+    }
     k.situations.push(...(single('situations.json', F.SituationFile) as Situation[]));
     k.paths.push(...(single('paths.json', F.ReadingPathFile) as ReadingPath[]));
     for (const g of single('guidance.json', F.GuidanceFile)) k.guidance.set(g.domain, g);
@@ -288,6 +305,22 @@ export function loadKnowledge(classicsDir: string): LoadResult {
   for (const f of k.gateFixtures) {
     if (fixtureIds.has(f.id)) errors.push(`duplicate gate fixture id ${f.id}`);
     fixtureIds.add(f.id);
+  }
+
+  // A model's classes must be what its caller acts on.
+  if (k.gateModel) {
+    const known = new Set(['allow', ...Object.keys(k.gateRules?.categories ?? {})]);
+    if (!k.gateModel.classes.includes('allow')) errors.push('gate-model.json: no "allow" class');
+    for (const c of k.gateModel.classes) if (!known.has(c)) errors.push(`gate-model.json: class ${c} is no Gate category`);
+  }
+  if (k.answerabilityModel) {
+    const known = new Set(['answerable', 'no_evidence', 'false_premise', 'out_of_scope']);
+    if (!k.answerabilityModel.classes.includes('answerable')) errors.push('answerability-model.json: no "answerable" class');
+    for (const c of k.answerabilityModel.classes) if (!known.has(c)) errors.push(`answerability-model.json: class ${c} is not answerable, no_evidence, false_premise or out_of_scope`);
+  }
+
+  for (const [i, q] of (k.precedents?.questions ?? []).entries()) {
+    for (const id of q.p) if (!k.passageById.has(id)) errors.push(`precedents.json: questions[${i}]: passage ${id} does not exist`);
   }
 
   // Releases pin pack versions and checksums.

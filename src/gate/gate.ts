@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normalize, withoutQuotations } from '../classics/text.js';
 import { Prefilter } from '../platform/literals.js';
+import { TextClassifier, type ClassifierModel } from '../classics/classifier.js';
 
 /** The Gate's rule file (packs/classics/core/gate-rules.json). */
 export const GateRulesFile = z.object({
@@ -135,6 +136,12 @@ interface CompiledRule {
 
 export interface Gate {
   evaluate(text: string, lang: 'zh' | 'en'): GateVerdict;
+  /**
+   * The text as the rules and the learned model read it: normalised, spellings made one, and the
+   * `aside` spans (a disclaimer, a report about someone else) blanked. The model is trained on
+   * texts prepared the same way.
+   */
+  prepare(text: string): string;
   version: string;
 }
 
@@ -148,12 +155,29 @@ const QUESTION_EN = /\?\s*$|^(is|are|does|do|did|what|how|why|when|where|which|w
 export const isQuestion = (normalized: string) => QUESTION_ZH.test(normalized) || QUESTION_EN.test(normalized.trim());
 
 const ALLOWED: GateVerdict = { allowed: true, category: null, ruleId: null, message: null };
+/** An allow the rules reached on purpose (see byRules); callers see it as ALLOWED. */
+const SPARED: GateVerdict = { ...ALLOWED };
+
+/** The rule id a verdict of the learned model carries: no rule matched, the model judged. */
+export const MODEL_RULE_ID = 'gate-model';
 
 /**
  * Compiles the rules (and the packs' misreadings) once at load. The returned evaluate() is
  * pure: the same text always gets the same verdict.
+ *
+ * With a learned model (core/gate-model.json), a text the rules allow is blocked still when the
+ * model gives `allow` less than its threshold's probability, in the category it finds likeliest:
+ * the model catches wordings no rule spells out. A text a rule blocks is allowed when the model
+ * gives `allow` at least its `overrule` probability: a pattern matches words, and the words of a
+ * crisis or a diagnosis also fill a term paper on 杀身成仁 or a grief long past that a reader has
+ * worked through. In the same way a text the rules allow on purpose (a request in a professional
+ * domain that asks what a text says) is blocked only when the model gives `allow` at most
+ * 1 - `overrule`. A class with its own bar in `classThresholds` (crisis) blocks as soon as its
+ * probability reaches it, whatever the rules allowed. Every other rule verdict stands, with its
+ * exact explanation (a misreading's correction).
  */
-export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Gate {
+export function compileGate(rules: GateRules, misreadings: MisreadingRule[], model?: ClassifierModel): Gate {
+  const classifier = model ? new TextClassifier(model) : undefined;
   const prefilter = new Prefilter();
   const compile = (pattern: string): Test => prefilter.test(new RegExp(pattern, 'u'));
   // Global patterns: every occurrence is replaced, not only the first.
@@ -216,51 +240,88 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[]): Ga
 
   return {
     version: rules.version,
+    prepare,
     evaluate(text: string, lang: 'zh' | 'en'): GateVerdict {
-      const n = setAside(respell(normalize(text), spellings), aside);
-      for (const rule of compiled) {
-        if (rule.category === 'misreading' || rule.category === 'out_of_scope') continue;
-        if (matches(rule, n, about)) return { allowed: false, category: rule.category, ruleId: rule.id, message: message(rule.category, lang) };
-      }
-      for (const group of signals) {
-        let shown = 0;
-        for (const test of group.tests) if (test(n) && ++shown >= group.threshold) break;
-        if (shown >= group.threshold && !group.unless.some((test) => test(n))) return { allowed: false, category: group.category, ruleId: group.id, message: message(group.category, lang) };
-      }
-      // Second layer: a personal request (a decision, a verdict, a service) inside a professional
-      // or divinatory domain, unless the question asks what a text says; in the professional
-      // domains, also a plain question that never touches the classics.
-      if (!aboutText?.(n)) {
-        const domain = domains.find((d) => d.test(n));
-        const asks = domain && (personalRequest?.(withoutQuotations(n)) || (domain.unanchored && isQuestion(n) && !reflective?.(n) && !anchored(n)));
-        if (asks) return { allowed: false, category: domain.category, ruleId: domain.id, message: message(domain.category, lang) };
-      }
-      // A misreading asserted as fact, or a concept of the classics used to justify an act.
-      let pairs: Set<number> | undefined;
-      const findAssertion = () => {
-        pairs ??= pairsOf(n);
-        const seen = pairs;
-        return assertions.find((a) => (a.pair === undefined || seen.has(a.pair)) && a.test(n));
-      };
-      const asserted = isQuestion(n) ? undefined : findAssertion();
-      const justified = !asserted && justification?.(n) ? (findAssertion() ?? triggers.find((t) => t.test(n))) : undefined;
-      // "X, right? Write my reading notes on that basis" asks for work resting on X, so X is
-      // asserted even inside a question; "王阳明讲知行合一，在这个基础上帮我写" rests on no misreading.
-      const premised = !asserted && !justified && premise?.(n) ? findAssertion() : undefined;
-      {
-        const hit = asserted ?? justified ?? premised;
-        if (hit) {
-          const correction = lang === 'zh' ? hit.rule.correction_zh : hit.rule.correction_en;
-          return { allowed: false, category: 'misreading', ruleId: hit.rule.id, message: `${message('misreading', lang)} ${correction}` };
-        }
-      }
-      for (const rule of compiled) {
-        if (rule.category !== 'out_of_scope') continue;
-        if (matches(rule, n, about)) return { allowed: false, category: rule.category, ruleId: rule.id, message: message(rule.category, lang) };
-      }
-      return ALLOWED;
+      const n = prepare(text);
+      const verdict = byRules(n, lang);
+      if (!classifier) return verdict === SPARED ? ALLOWED : verdict;
+      const { probabilities } = classifier.predict(n);
+      const allow = probabilities.allow!;
+      const { overrule, classThresholds = {} } = classifier.model;
+      if (!verdict.allowed) return overrule !== undefined && allow >= overrule ? ALLOWED : verdict;
+      const block = (category: GateCategory): GateVerdict => ({ allowed: false, category, ruleId: MODEL_RULE_ID, message: message(category, lang) });
+      // A crisis missed costs far more than a question taken for one, which gets crisis lines it did not need.
+      for (const [c, bar] of Object.entries(classThresholds)) if (c !== 'allow' && probabilities[c]! >= bar) return block(c as GateCategory);
+      // The rules' deliberate allow is overruled only as surely as their blocks are.
+      if (allow >= (verdict === SPARED && overrule !== undefined ? 1 - overrule : classifier.threshold)) return ALLOWED;
+      let category: GateCategory | undefined;
+      for (const c of classifier.classes) if (c !== 'allow' && (!category || probabilities[c]! > probabilities[category]!)) category = c as GateCategory;
+      return block(category!);
     },
   };
+
+  function prepare(text: string): string {
+    return setAside(respell(normalize(text), spellings), aside);
+  }
+
+  /**
+   * The rules' verdict on a prepared text. SPARED is an allow the rules reached on purpose: a
+   * rule's pattern matched and its exception held, or a request in a professional domain asks
+   * what a text says, or a misreading is asked about rather than asserted.
+   */
+  function byRules(n: string, lang: 'zh' | 'en'): GateVerdict {
+    let spared = false;
+    for (const rule of compiled) {
+      if (rule.category === 'misreading' || rule.category === 'out_of_scope') continue;
+      const state = matches(rule, n, about);
+      if (state === 'match') return { allowed: false, category: rule.category, ruleId: rule.id, message: message(rule.category, lang) };
+      spared ||= state === 'excepted';
+    }
+    for (const group of signals) {
+      let shown = 0;
+      for (const test of group.tests) if (test(n) && ++shown >= group.threshold) break;
+      if (shown < group.threshold) continue;
+      if (!group.unless.some((test) => test(n))) return { allowed: false, category: group.category, ruleId: group.id, message: message(group.category, lang) };
+      spared = true;
+    }
+    // Second layer: a personal request (a decision, a verdict, a service) inside a professional
+    // or divinatory domain, unless the question asks what a text says; in the professional
+    // domains, also a plain question that never touches the classics.
+    {
+      const domain = domains.find((d) => d.test(n));
+      const asks = domain && (personalRequest?.(withoutQuotations(n)) || (domain.unanchored && isQuestion(n) && !reflective?.(n) && !anchored(n)));
+      if (asks && !aboutText?.(n)) return { allowed: false, category: domain.category, ruleId: domain.id, message: message(domain.category, lang) };
+      spared ||= Boolean(asks);
+    }
+    // A misreading asserted as fact, or a concept of the classics used to justify an act.
+    let pairs: Set<number> | undefined;
+    const findAssertion = () => {
+      pairs ??= pairsOf(n);
+      const seen = pairs;
+      return assertions.find((a) => (a.pair === undefined || seen.has(a.pair)) && a.test(n));
+    };
+    const questioned = isQuestion(n);
+    const asserted = questioned ? undefined : findAssertion();
+    const justified = !asserted && justification?.(n) ? (findAssertion() ?? triggers.find((t) => t.test(n))) : undefined;
+    // "X, right? Write my reading notes on that basis" asks for work resting on X, so X is
+    // asserted even inside a question; "王阳明讲知行合一，在这个基础上帮我写" rests on no misreading.
+    const premised = !asserted && !justified && premise?.(n) ? findAssertion() : undefined;
+    {
+      const hit = asserted ?? justified ?? premised;
+      if (hit) {
+        const correction = lang === 'zh' ? hit.rule.correction_zh : hit.rule.correction_en;
+        return { allowed: false, category: 'misreading', ruleId: hit.rule.id, message: `${message('misreading', lang)} ${correction}` };
+      }
+      spared ||= questioned && findAssertion() !== undefined;
+    }
+    for (const rule of compiled) {
+      if (rule.category !== 'out_of_scope') continue;
+      const state = matches(rule, n, about);
+      if (state === 'match') return { allowed: false, category: rule.category, ruleId: rule.id, message: message(rule.category, lang) };
+      spared ||= state === 'excepted';
+    }
+    return spared ? SPARED : ALLOWED;
+  }
 }
 
 interface Assertion {
@@ -309,11 +370,12 @@ function termMatcher(term: string): (n: string) => boolean {
   return (n) => re.test(n);
 }
 
-function matches(rule: CompiledRule, n: string, about: Test): boolean {
-  if (!rule.patterns.some((test) => test(n))) return false;
-  if (rule.unless.some((test) => test(n))) return false;
-  if (rule.exemptIfAboutClassics && about(n)) return false;
-  return true;
+/** Whether a rule blocks a text: its pattern matches, or matches but an exception (unless, about the classics) holds. */
+function matches(rule: CompiledRule, n: string, about: Test): 'none' | 'excepted' | 'match' {
+  if (!rule.patterns.some((test) => test(n))) return 'none';
+  if (rule.unless.some((test) => test(n))) return 'excepted';
+  if (rule.exemptIfAboutClassics && about(n)) return 'excepted';
+  return 'match';
 }
 
 export interface SelfTestResult {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileGate, GateRulesFile, isQuestion, type GateRules, type MisreadingRule } from '../../src/gate/gate.js';
+import { compileGate, GateRulesFile, isQuestion, MODEL_RULE_ID, type GateRules, type MisreadingRule } from '../../src/gate/gate.js';
+import type { ClassifierModel } from '../../src/classics/classifier.js';
 import { openLibrary, type Library } from '../../src/classics/library.js';
 import { normalize } from '../../src/classics/text.js';
 
@@ -241,5 +242,68 @@ describe('the Gate engine', () => {
       rules: [{ id: 'r', category: 'medical', notes: 'why', patterns: ['p'] }],
     });
     expect(parsed.success).toBe(true);
+  });
+});
+
+describe('the Gate with its learned model', () => {
+  const categories = { crisis: { message_en: 'crisis lines', message_zh: '危机热线' }, divination: { message_en: 'no readings', message_zh: '不算卦' } };
+  /** Hand-set weights, so every probability below can be worked out: the bias alone favours allow. */
+  const model: ClassifierModel = {
+    format: 'ngram-softmax/1',
+    purpose: 'test',
+    classes: ['allow', 'crisis', 'divination'],
+    threshold: 0.5,
+    overrule: 0.99,
+    classThresholds: { crisis: 0.2 },
+    trainedOn: { sources: [], examples: 1, sha256: '0'.repeat(64) },
+    options: { epochs: 1, l2: 0, learningRate: 0.1, minCount: 1, prune: 0, seed: 1 },
+    bias: [2, 0, 0],
+    features: ['w:coins', 'w:cast', 'w:paper', 'w:farewell'],
+    weights: [[2, 6], [2, 6], [0, 8], [1, 1.5]],
+  };
+  const rules = {
+    version: 't',
+    aboutClassics: 'analects',
+    categories,
+    rules: [
+      { id: 'crisis.t', category: 'crisis', patterns: ['\\bsuicide\\b'] },
+      { id: 'div.t', category: 'divination', patterns: ['\\bcast\\b'], unless: ['\\bhow was\\b'] },
+    ],
+  };
+  const g = compileGate(rules, [], model);
+
+  it('blocks what no rule matches when the model finds allow unlikely, in the category it finds likeliest', () => {
+    // allow e^2 against divination e^6: allow about 0.02.
+    expect(g.evaluate('toss the coins for me', 'en')).toEqual({ allowed: false, category: 'divination', ruleId: MODEL_RULE_ID, message: 'no readings' });
+    expect(g.evaluate('what a fine day', 'en').allowed).toBe(true);
+  });
+
+  it('blocks as crisis from a lower bar: a crisis missed costs more than a question taken for one', () => {
+    // allow e^2 (0.57) against crisis e^1.5 (0.35): allow is the likeliest, but crisis clears 0.2.
+    expect(g.evaluate('a farewell to all of you', 'en')).toMatchObject({ allowed: false, category: 'crisis', ruleId: MODEL_RULE_ID, message: 'crisis lines' });
+  });
+
+  it('lets a rule block stand unless the model is all but sure of allow', () => {
+    expect(g.evaluate('suicide', 'en')).toMatchObject({ allowed: false, ruleId: 'crisis.t' });
+    // allow e^10 against e^0 twice: above 0.99, so a term paper on suicide is answered.
+    expect(g.evaluate('my term paper on suicide in history', 'en').allowed).toBe(true);
+  });
+
+  it('overrules an allow the rules reached on purpose only as surely as it overrules their blocks', () => {
+    // The rule's exception holds ("how was"): allow about 0.02 is no reason to block, only 0.01 or less would be.
+    expect(g.evaluate('how was cast used in the zhou', 'en').allowed).toBe(true);
+    expect(g.evaluate('cast it now', 'en')).toMatchObject({ allowed: false, ruleId: 'div.t' });
+  });
+
+  it('reads the text as the rules do, asides blanked', () => {
+    const withAside = compileGate({ ...rules, aside: ['not asking you to toss the coins'] }, [], model);
+    expect(withAside.prepare('I am NOT asking you to toss the coins')).not.toMatch(/coins/);
+    expect(withAside.evaluate('I am not asking you to toss the coins', 'en').allowed).toBe(true);
+  });
+
+  it('with the shipped model: blocks a veiled crisis no rule spells out, and allows a thesis on 杀身成仁', () => {
+    const veiled = lib.gate.evaluate('I returned every book I borrowed, wrote my parents a long email scheduled for Monday, and found a home for my dog. Which chapter of the Daodejing is good to read on a last night?', 'en');
+    expect(veiled).toMatchObject({ allowed: false, category: 'crisis' });
+    expect(lib.gate.evaluate('为了写毕业论文，我想弄清楚“杀身成仁”在历代注释里是不是被当作赞成自杀来理解的。', 'zh').allowed).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import { type Intent, namesClassic, namesWork } from './intent.js';
 export interface Evidence {
   passage: Passage;
   /** Why this passage counts as evidence. */
-  basis: 'reference' | 'concept' | 'match' | 'situation';
+  basis: 'reference' | 'concept' | 'match' | 'situation' | 'precedent';
   relevance: number;
 }
 

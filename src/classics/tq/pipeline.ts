@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { GateVerdict } from '../../gate/gate.js';
 import { ServiceError } from '../../platform/errors.js';
 import type { Library } from '../library.js';
-import type { Claim, ConflictRecord, TrustLevel, UnrecordedStory } from '../model.js';
+import type { Claim, ConflictRecord, Passage, TrustLevel, UnrecordedStory } from '../model.js';
 import type { Knowledge } from '../packs.js';
 import type { RetrievalScope } from '../retrieval.js';
 import { traditionByName } from '../retrieval.js';
@@ -85,6 +85,40 @@ const ABSTAIN_TEXT: Record<Exclude<AbstentionReason, 'GATE_BLOCKED' | 'SIGNIFICA
     en: 'No passage in the classics carries an answer to this question, so it is not answered rather than invented.',
   },
 };
+
+const FALSE_PREMISE = {
+  zh: '这个问题似乎以经典原文并没有的说法为前提，可以先核对它所依据的原文。',
+  en: 'The question seems to rest on something the texts do not say; the passage it leans on is worth checking first.',
+};
+
+/**
+ * Step Answerability: why the answerability model finds a question unanswerable from the texts
+ * (no_evidence, false_premise, out_of_scope), or undefined when it may be answerable (or the
+ * packs ship no model). Below the model's threshold for `answerable`, the likeliest other class.
+ */
+export function notAnswerable(question: string, lib: Pick<Library, 'answerability'>): string | undefined {
+  const model = lib.answerability;
+  if (!model) return undefined;
+  const { probabilities } = model.predict(question);
+  if (probabilities.answerable! >= model.threshold) return undefined;
+  return model.classes.filter((c) => c !== 'answerable').reduce((a, b) => (probabilities[b]! > probabilities[a]! ? b : a));
+}
+
+/**
+ * Step Evidence, from precedents: the passage the question's nearest precedents were answered
+ * from, when it has a clear share of their votes (`minShare`), lies in scope and is not evidence
+ * already. It joins the evidence after what retrieval found, at the relevance the precedents
+ * file gives it, and its claims compete with the others' for the answer.
+ */
+export function precedentEvidence(question: string, lib: Pick<Library, 'precedents'>, scope: RetrievalScope, evidence: Evidence[]): Evidence | undefined {
+  // Precedents add to evidence, never stand in for it: a question retrieval found nothing for
+  // ("what does the Diamond Sutra say about electricity?") is like many answered ones in form only.
+  if (!lib.precedents || !evidence.length) return undefined;
+  const inScope = (p: Passage) => (!scope.packIds || scope.packIds.includes(p.packId)) && (!scope.traditions || scope.traditions.includes(p.tradition));
+  const [best] = lib.precedents.suggest(question, inScope);
+  if (!best || best.share < lib.precedents.minShare || evidence.some((e) => e.passage.id === best.passage.id)) return undefined;
+  return { passage: best.passage, basis: 'precedent', relevance: lib.precedents.relevance };
+}
 
 /**
  * The classics, other than those named, that hold a classical line the question quotes word for
@@ -196,6 +230,15 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
   // story comes from, or what the text says instead.
   const story = unrecordedStory(query, k);
   if (story) return abstain('NO_EVIDENCE', `${ABSTAIN_TEXT.NO_EVIDENCE[lang]} ${lang === 'zh' ? story.note_zh : story.note_en}`);
+  // A question the texts cannot answer, as the answerability model judges it from the questions
+  // it learned on: a detail the classics never give (Laozi's height), a premise they do not
+  // support (a line put in the wrong classic, a meeting that never happened), a task unrelated to
+  // them. Retrieval would find passages sharing its words; the model knows the kind of question.
+  const unanswerable = time('answerability', () => notAnswerable(input.query, lib));
+  if (unanswerable) {
+    const reason = unanswerable === 'out_of_scope' ? 'OUT_OF_SCOPE' : 'NO_EVIDENCE';
+    return abstain(reason, unanswerable === 'false_premise' ? `${ABSTAIN_TEXT.NO_EVIDENCE[lang]} ${FALSE_PREMISE[lang]}` : ABSTAIN_TEXT[reason][lang]);
+  }
 
   const scopeChosen = Boolean(requested.packIds || requested.traditions);
   // A question that names one classic and quotes, without naming it, a line of another (“祸兮福之所倚”
@@ -213,6 +256,8 @@ export function trustedQuery(input: TrustedQueryInput, lib: Library, queryId: st
     hits = time('retrieve', () => lib.retrieval.search(query, scope, 30));
     evidence = time('evidence', () => selectEvidence({ ...intent, packsNamed: [] }, hits, k, lib.retrieval, scope));
   }
+  const lent = time('precedents', () => precedentEvidence(input.query, lib, scope, evidence));
+  if (lent) evidence = [...evidence, lent];
   trace.evidenceIds = evidence.map((e) => e.passage.id);
   if (!evidence.length) {
     const aboutClassics = intent.packsNamed.length > 0 || intent.concepts.length > 0;

@@ -1,0 +1,136 @@
+/**
+ * Precedents: questions already judged, each with the passages a good answer rests on (written
+ * by the evaluation sets' authors, who chose them from the full text of every passage). A new
+ * question borrows the passages its nearest precedents were answered from: a life story told in
+ * modern words (a layoff, a brother who will not repay a loan) shares few words with the passage
+ * that meets it, but many with stories told before.
+ *
+ * Nearness is the cosine of TF-IDF vectors over the classifier's n-gram features; the passages of
+ * the nearest `neighbours` precedents are voted for by their similarity, shared among each
+ * precedent's passages. What a precedent lends is only a passage: the answer still rests on that
+ * passage's own claims and quotes, validated as any other evidence.
+ */
+import { z } from 'zod';
+import { textFeatures } from './classifier.js';
+import type { Passage } from './model.js';
+
+export const PRECEDENTS_FORMAT = 'precedents/1';
+
+export const PrecedentsFile = z.object({
+  format: z.literal(PRECEDENTS_FORMAT),
+  trainedOn: z.object({ sources: z.array(z.string()), examples: z.number().int().positive(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).passthrough(),
+  /** How many of the nearest precedents vote. */
+  neighbours: z.number().int().positive(),
+  /** The cosine similarity below which a precedent is not near enough to vote. */
+  minSimilarity: z.number().min(0).max(1),
+  /** The share of the votes a passage needs to be lent to an answer. */
+  minShare: z.number().gt(0).max(1),
+  /** The relevance a lent passage has as evidence (retrieval's matches range 0-1). */
+  relevance: z.number().gt(0).max(1),
+  /** Each precedent: its question and the ids of the passages that answer it. */
+  questions: z.array(z.object({ q: z.string().min(1), p: z.array(z.string().min(1)).min(1) })),
+});
+export type PrecedentsData = z.infer<typeof PrecedentsFile>;
+
+export interface Suggestion {
+  passage: Passage;
+  /** The passage's share of all the votes cast (0-1). */
+  share: number;
+  /** The similarity of the nearest precedent that voted for it. */
+  similarity: number;
+}
+
+export class Precedents {
+  /** Each feature's slot; per slot its inverse document frequency and (offsets) its run of postings. */
+  private readonly slots = new Map<string, number>();
+  private readonly idf: Float64Array;
+  private readonly offsets: Uint32Array;
+  /** Postings, slot after slot: the precedent, and the feature's weight in its unit vector. */
+  private readonly docs: Uint32Array;
+  private readonly weights: Float32Array;
+  private readonly passages: Passage[][];
+  /** Per precedent, its similarity in the search under way (a search runs without yielding). */
+  private readonly scratch: Float64Array;
+
+  constructor(
+    private readonly data: PrecedentsData,
+    passageById: ReadonlyMap<string, Passage>,
+  ) {
+    this.passages = data.questions.map((q) => q.p.map((id) => passageById.get(id)).filter((p): p is Passage => p !== undefined));
+    const features = data.questions.map((q) => textFeatures(q.q).map((x) => {
+      let slot = this.slots.get(x);
+      if (slot === undefined) this.slots.set(x, (slot = this.slots.size));
+      return slot;
+    }));
+    const n = features.length;
+    const df = new Uint32Array(this.slots.size);
+    for (const f of features) for (const slot of f) df[slot]!++;
+    this.idf = Float64Array.from(df, (d) => Math.log((n + 1) / (d + 1)));
+    this.offsets = new Uint32Array(df.length + 1);
+    for (let slot = 0; slot < df.length; slot++) this.offsets[slot + 1] = this.offsets[slot]! + df[slot]!;
+    this.docs = new Uint32Array(this.offsets[df.length]!);
+    this.weights = new Float32Array(this.docs.length);
+    const fill = this.offsets.slice(0, df.length);
+    features.forEach((f, doc) => {
+      const norm = Math.sqrt(f.reduce((sum, slot) => sum + this.idf[slot]! ** 2, 0)) || 1;
+      for (const slot of f) {
+        const at = fill[slot]!++;
+        this.docs[at] = doc;
+        this.weights[at] = this.idf[slot]! / norm;
+      }
+    });
+    this.scratch = new Float64Array(n);
+  }
+
+  get size(): number {
+    return this.data.questions.length;
+  }
+
+  get minShare(): number {
+    return this.data.minShare;
+  }
+
+  get relevance(): number {
+    return this.data.relevance;
+  }
+
+  /** The passages the nearest precedents rest on, best voted first, among those `accept` lets through. */
+  suggest(question: string, accept: (p: Passage) => boolean = () => true): Suggestion[] {
+    const query = textFeatures(question).flatMap((x) => {
+      const slot = this.slots.get(x);
+      return slot === undefined ? [] : [slot];
+    });
+    const norm = Math.sqrt(query.reduce((sum, slot) => sum + this.idf[slot]! ** 2, 0));
+    if (!norm) return [];
+    const similarity = this.scratch;
+    const touched: number[] = [];
+    for (const slot of query) {
+      const weight = this.idf[slot]! / norm;
+      for (let i = this.offsets[slot]!; i < this.offsets[slot + 1]!; i++) {
+        const doc = this.docs[i]!;
+        if (similarity[doc] === 0) touched.push(doc);
+        similarity[doc]! += weight * this.weights[i]!;
+      }
+    }
+    const near: [number, number][] = [];
+    for (const doc of touched) {
+      if (similarity[doc]! >= this.data.minSimilarity) near.push([doc, similarity[doc]!]);
+      similarity[doc] = 0;
+    }
+    const nearest = near.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, this.data.neighbours);
+    const votes = new Map<string, Suggestion>();
+    let total = 0;
+    for (const [doc, s] of nearest) {
+      const passages = this.passages[doc]!.filter(accept);
+      for (const passage of passages) {
+        const vote = votes.get(passage.id) ?? { passage, share: 0, similarity: s };
+        vote.share += s / passages.length;
+        votes.set(passage.id, vote);
+      }
+      if (passages.length) total += s;
+    }
+    const out = [...votes.values()];
+    for (const v of out) v.share /= total;
+    return out.sort((a, b) => b.share - a.share || a.passage.id.localeCompare(b.passage.id));
+  }
+}
