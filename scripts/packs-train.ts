@@ -52,7 +52,7 @@ write(
     purpose: 'Gate: allow, or the category of a request to block. Blocks what the rules allow when allow has less than threshold probability; allows what a rule blocks when allow has at least overrule probability.',
     threshold: 0.5,
     overrule: 0.99,
-    classThresholds: { crisis: 0.2 },
+    classThresholds: { crisis: 0.1 },
     trainedOn: { sources: ['core/gate-fixtures.json', `test/eval Gate sets 1-${gateSets}`, 'core/situations.json wordings as allow', `test/eval question sets 1-${questionSets}, answerable questions as allow`], examples: gate.length, sha256: examplesDigest(gate), gateSets, questionSets },
   }),
 );
@@ -61,7 +61,7 @@ write(
   'answerability-model.json',
   trainClassifier(answerability, ANSWERABILITY_CLASSES, {
     purpose: 'Trusted query: answerable, or why not. Abstains when answerable has less than threshold probability.',
-    threshold: 0.3,
+    threshold: 0.5,
     trainedOn: { sources: [`test/eval question sets 1-${questionSets}`, 'first sentences of the passages, concept names and situation wordings as answerable'], examples: answerability.length, sha256: examplesDigest(answerability), questionSets },
   }),
 );
