@@ -87,8 +87,8 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
   // and then studied while retrieval and the Gate were tuned, or taken into the learned models'
   // training data: every set but the newest of each kind has been used.
   // The learned models record how far into the sets they were trained.
-  const trained = (model?: { trainedOn: Record<string, unknown> }, key = 'questionSets') => Number(model?.trainedOn[key] ?? 0);
-  const questionsTrained = Math.max(trained(lib.knowledge.answerabilityModel), trained(lib.knowledge.gateModel));
+  const trained = (model?: { meta: { trainedOn: Record<string, unknown> } }, key = 'questionSets') => Number(model?.meta.trainedOn[key] ?? 0);
+  const questionsTrained = Math.max(trained(lib.knowledge.answerability), trained(lib.knowledge.gateModel));
   const gateTrained = trained(lib.knowledge.gateModel, 'gateSets');
   const questions = Object.fromEntries(numberedSets('questions.json', /^questions-heldout-(\d+)\.json$/, 'question set', questionsTrained).map(([name, file]) => [name, score(read<Question[]>(file))]));
   const gateSets: Record<string, GateCase[]> = {

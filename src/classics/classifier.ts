@@ -34,9 +34,11 @@ export const ClassifierFile = z
     trainedOn: z.object({ sources: z.array(z.string()), examples: z.number().int().positive(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).passthrough(),
     options: z.object({ epochs: z.number().int().positive(), l2: z.number().min(0), learningRate: z.number().positive(), minCount: z.number().int().positive(), prune: z.number().min(0), seed: z.number().int() }),
     bias: z.array(z.number()),
-    features: z.array(z.string().min(1)),
+    // The two large arrays are checked in place (z.custom): a schema that rebuilt them would hold
+    // a second copy of some 60,000 rows in memory while the pack loads.
+    features: z.custom<string[]>((v) => Array.isArray(v) && v.every((f) => typeof f === 'string' && f.length > 0), 'features: a list of non-empty strings'),
     /** Per feature, its non-zero weights as [class index, weight, class index, weight, ...]. */
-    weights: z.array(z.array(z.number())),
+    weights: z.custom<number[][]>((v) => Array.isArray(v) && v.every((row) => Array.isArray(row) && row.every((x) => typeof x === 'number')), 'weights: a list of lists of numbers'),
   })
   .superRefine((m, ctx) => {
     for (const c of Object.keys(m.classThresholds ?? {})) if (!m.classes.includes(c)) ctx.addIssue({ code: 'custom', message: `classThresholds names ${c}, not a class` });
@@ -199,11 +201,15 @@ export interface Prediction {
 export class TextClassifier {
   readonly classes: readonly string[];
   readonly threshold: number;
+  /** The model file but its features and weights (which live on in `rows` and `weights`). */
+  readonly meta: Omit<ClassifierModel, 'features' | 'weights'>;
   private readonly rows = new Map<string, number>();
   private readonly weights: Float32Array;
   private readonly bias: number[];
 
-  constructor(readonly model: ClassifierModel) {
+  constructor(model: ClassifierModel) {
+    const { features: _features, weights: _weights, ...meta } = model;
+    this.meta = meta;
     this.classes = model.classes;
     this.threshold = model.threshold;
     this.bias = model.bias;

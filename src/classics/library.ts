@@ -4,8 +4,8 @@ import { compileGate, selfTest, type Gate, type SelfTestResult } from '../gate/g
 import { KnowledgeGraph } from './graph.js';
 import { loadKnowledge, type Knowledge } from './packs.js';
 import { Retrieval } from './retrieval.js';
-import { TextClassifier } from './classifier.js';
-import { Precedents } from './precedents.js';
+import type { TextClassifier } from './classifier.js';
+import type { Precedents } from './precedents.js';
 
 /** The loaded release with its read models: what every classics feature reads from. */
 export interface Library {
@@ -49,8 +49,8 @@ export function openLibrary(packsDir: string, options: { answerCacheEntries?: nu
     retrieval: new Retrieval(knowledge, { textCacheEntries: (options.answerCacheEntries ?? 1) > 0 ? 512 : 8 }),
     graph: new KnowledgeGraph(knowledge),
     gate,
-    ...(knowledge.answerabilityModel ? { answerability: new TextClassifier(knowledge.answerabilityModel) } : {}),
-    ...(knowledge.precedents ? { precedents: new Precedents(knowledge.precedents, knowledge.passageById) } : {}),
+    ...(knowledge.answerability ? { answerability: knowledge.answerability } : {}),
+    ...(knowledge.precedents ? { precedents: knowledge.precedents } : {}),
     gateSelfTest: selfTest(gate, knowledge.gateFixtures),
     releaseId: knowledge.currentRelease?.id ?? 'unreleased',
     errors,

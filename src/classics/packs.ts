@@ -7,8 +7,8 @@ import * as F from './pack-format.js';
 import { GateRulesFile, patternsOf, type GateRules } from '../gate/gate.js';
 import { hexagramPassages } from './yijing.js';
 import { Prefilter } from '../platform/literals.js';
-import { ClassifierFile, type ClassifierModel } from './classifier.js';
-import { PrecedentsFile, type PrecedentsData } from './precedents.js';
+import { ClassifierFile, TextClassifier } from './classifier.js';
+import { Precedents, PrecedentsFile, type PrecedentsData } from './precedents.js';
 
 export interface LoadedPack {
   manifest: z.infer<typeof F.PackManifestFile>;
@@ -33,11 +33,11 @@ export interface Knowledge {
   gateFixtures: GateFixture[];
   gateRules?: GateRules;
   /** The Gate's learned model (core/gate-model.json): it blocks besides the rules. */
-  gateModel?: ClassifierModel;
+  gateModel?: TextClassifier;
   /** The trusted query's learned answerability model (core/answerability-model.json). */
-  answerabilityModel?: ClassifierModel;
-  /** Questions already judged, with the passages that answer them (core/precedents.json). */
-  precedents?: PrecedentsData;
+  answerability?: TextClassifier;
+  /** Questions already judged, with the passages that answer them (core/precedents.json), indexed. */
+  precedents?: Precedents;
   conflicts: ConflictRecord[];
   conflictsByClaim: Map<string, ConflictRecord[]>;
   situations: Situation[];
@@ -115,6 +115,8 @@ const listJson = (dir: string, pattern: RegExp) => (existsSync(dir) ? readdirSyn
 export function loadKnowledge(classicsDir: string): LoadResult {
   const errors: string[] = [];
   const storyTests = new Prefilter();
+  // Indexed once every passage is known.
+  let precedents: PrecedentsData | undefined;
   const k: Knowledge = {
     packs: [],
     sources: new Map(),
@@ -197,14 +199,15 @@ export function loadKnowledge(classicsDir: string): LoadResult {
         k.gateRules = rules;
       }
     }
-    for (const [file, key] of [['gate-model.json', 'gateModel'], ['answerability-model.json', 'answerabilityModel']] as const) {
+    for (const [file, key] of [['gate-model.json', 'gateModel'], ['answerability-model.json', 'answerability']] as const) {
       if (!existsSync(join(dir, file))) continue;
       if (k[key]) errors.push(`${packId}: a second ${file}`);
-      k[key] = readJson(join(dir, file), ClassifierFile, errors);
+      const model = readJson(join(dir, file), ClassifierFile, errors);
+      if (model) k[key] = new TextClassifier(model);
     }
     if (existsSync(join(dir, 'precedents.json'))) {
-      if (k.precedents) errors.push(`${packId}: a second precedents.json`);
-      k.precedents = readJson(join(dir, 'precedents.json'), PrecedentsFile, errors);
+      if (precedents) errors.push(`${packId}: a second precedents.json`);
+      precedents = readJson(join(dir, 'precedents.json'), PrecedentsFile, errors);
     }
     k.situations.push(...(single('situations.json', F.SituationFile) as Situation[]));
     k.paths.push(...(single('paths.json', F.ReadingPathFile) as ReadingPath[]));
@@ -313,14 +316,16 @@ export function loadKnowledge(classicsDir: string): LoadResult {
     if (!k.gateModel.classes.includes('allow')) errors.push('gate-model.json: no "allow" class');
     for (const c of k.gateModel.classes) if (!known.has(c)) errors.push(`gate-model.json: class ${c} is no Gate category`);
   }
-  if (k.answerabilityModel) {
+  if (k.answerability) {
     const known = new Set(['answerable', 'no_evidence', 'false_premise', 'out_of_scope']);
-    if (!k.answerabilityModel.classes.includes('answerable')) errors.push('answerability-model.json: no "answerable" class');
-    for (const c of k.answerabilityModel.classes) if (!known.has(c)) errors.push(`answerability-model.json: class ${c} is not answerable, no_evidence, false_premise or out_of_scope`);
+    if (!k.answerability.classes.includes('answerable')) errors.push('answerability-model.json: no "answerable" class');
+    for (const c of k.answerability.classes) if (!known.has(c)) errors.push(`answerability-model.json: class ${c} is not answerable, no_evidence, false_premise or out_of_scope`);
   }
-
-  for (const [i, q] of (k.precedents?.questions ?? []).entries()) {
-    for (const id of q.p) if (!k.passageById.has(id)) errors.push(`precedents.json: questions[${i}]: passage ${id} does not exist`);
+  if (precedents) {
+    for (const [i, q] of precedents.questions.entries()) {
+      for (const id of q.p) if (!k.passageById.has(id)) errors.push(`precedents.json: questions[${i}]: passage ${id} does not exist`);
+    }
+    k.precedents = new Precedents(precedents, k.passageById);
   }
 
   // Releases pin pack versions and checksums.

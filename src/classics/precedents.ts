@@ -28,7 +28,10 @@ export const PrecedentsFile = z.object({
   /** The relevance a lent passage has as evidence (retrieval's matches range 0-1). */
   relevance: z.number().gt(0).max(1),
   /** Each precedent: its question and the ids of the passages that answer it. */
-  questions: z.array(z.object({ q: z.string().min(1), p: z.array(z.string().min(1)).min(1) })),
+  questions: z.custom<{ q: string; p: string[] }[]>(
+    (v) => Array.isArray(v) && v.every((x) => typeof x?.q === 'string' && x.q.length > 0 && Array.isArray(x.p) && x.p.length > 0 && x.p.every((id: unknown) => typeof id === 'string')),
+    'questions: a list of {q: question, p: [passage ids]}',
+  ),
 });
 export type PrecedentsData = z.infer<typeof PrecedentsFile>;
 
@@ -52,10 +55,11 @@ export class Precedents {
   /** Per precedent, its similarity in the search under way (a search runs without yielding). */
   private readonly scratch: Float64Array;
 
-  constructor(
-    private readonly data: PrecedentsData,
-    passageById: ReadonlyMap<string, Passage>,
-  ) {
+  /** The file's parameters; its questions are not kept once indexed. */
+  private readonly params: Pick<PrecedentsData, 'neighbours' | 'minSimilarity' | 'minShare' | 'relevance'>;
+
+  constructor(data: PrecedentsData, passageById: ReadonlyMap<string, Passage>) {
+    this.params = { neighbours: data.neighbours, minSimilarity: data.minSimilarity, minShare: data.minShare, relevance: data.relevance };
     this.passages = data.questions.map((q) => q.p.map((id) => passageById.get(id)).filter((p): p is Passage => p !== undefined));
     const features = data.questions.map((q) => textFeatures(q.q).map((x) => {
       let slot = this.slots.get(x);
@@ -83,15 +87,15 @@ export class Precedents {
   }
 
   get size(): number {
-    return this.data.questions.length;
+    return this.passages.length;
   }
 
   get minShare(): number {
-    return this.data.minShare;
+    return this.params.minShare;
   }
 
   get relevance(): number {
-    return this.data.relevance;
+    return this.params.relevance;
   }
 
   /** The passages the nearest precedents rest on, best voted first, among those `accept` lets through. */
@@ -114,10 +118,10 @@ export class Precedents {
     }
     const near: [number, number][] = [];
     for (const doc of touched) {
-      if (similarity[doc]! >= this.data.minSimilarity) near.push([doc, similarity[doc]!]);
+      if (similarity[doc]! >= this.params.minSimilarity) near.push([doc, similarity[doc]!]);
       similarity[doc] = 0;
     }
-    const nearest = near.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, this.data.neighbours);
+    const nearest = near.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, this.params.neighbours);
     const votes = new Map<string, Suggestion>();
     let total = 0;
     for (const [doc, s] of nearest) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { normalize, withoutQuotations } from '../classics/text.js';
 import { Prefilter } from '../platform/literals.js';
-import { TextClassifier, type ClassifierModel } from '../classics/classifier.js';
+import type { TextClassifier } from '../classics/classifier.js';
 
 /** The Gate's rule file (packs/classics/core/gate-rules.json). */
 export const GateRulesFile = z.object({
@@ -176,8 +176,7 @@ export const MODEL_RULE_ID = 'gate-model';
  * probability reaches it, whatever the rules allowed. Every other rule verdict stands, with its
  * exact explanation (a misreading's correction).
  */
-export function compileGate(rules: GateRules, misreadings: MisreadingRule[], model?: ClassifierModel): Gate {
-  const classifier = model ? new TextClassifier(model) : undefined;
+export function compileGate(rules: GateRules, misreadings: MisreadingRule[], classifier?: TextClassifier): Gate {
   const prefilter = new Prefilter();
   const compile = (pattern: string): Test => prefilter.test(new RegExp(pattern, 'u'));
   // Global patterns: every occurrence is replaced, not only the first.
@@ -247,7 +246,7 @@ export function compileGate(rules: GateRules, misreadings: MisreadingRule[], mod
       if (!classifier) return verdict === SPARED ? ALLOWED : verdict;
       const { probabilities } = classifier.predict(n);
       const allow = probabilities.allow!;
-      const { overrule, classThresholds = {} } = classifier.model;
+      const { overrule, classThresholds = {} } = classifier.meta;
       if (!verdict.allowed) return overrule !== undefined && allow >= overrule ? ALLOWED : verdict;
       const block = (category: GateCategory): GateVerdict => ({ allowed: false, category, ruleId: MODEL_RULE_ID, message: message(category, lang) });
       // A crisis missed costs far more than a question taken for one, which gets crisis lines it did not need.

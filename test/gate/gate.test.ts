@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileGate, GateRulesFile, isQuestion, MODEL_RULE_ID, type GateRules, type MisreadingRule } from '../../src/gate/gate.js';
-import type { ClassifierModel } from '../../src/classics/classifier.js';
+import { TextClassifier, type ClassifierModel } from '../../src/classics/classifier.js';
 import { openLibrary, type Library } from '../../src/classics/library.js';
 import { normalize } from '../../src/classics/text.js';
 
@@ -270,7 +270,7 @@ describe('the Gate with its learned model', () => {
       { id: 'div.t', category: 'divination', patterns: ['\\bcast\\b'], unless: ['\\bhow was\\b'] },
     ],
   };
-  const g = compileGate(rules, [], model);
+  const g = compileGate(rules, [], new TextClassifier(model));
 
   it('blocks what no rule matches when the model finds allow unlikely, in the category it finds likeliest', () => {
     // allow e^2 against divination e^6: allow about 0.02.
@@ -296,7 +296,7 @@ describe('the Gate with its learned model', () => {
   });
 
   it('reads the text as the rules do, asides blanked', () => {
-    const withAside = compileGate({ ...rules, aside: ['not asking you to toss the coins'] }, [], model);
+    const withAside = compileGate({ ...rules, aside: ['not asking you to toss the coins'] }, [], new TextClassifier(model));
     expect(withAside.prepare('I am NOT asking you to toss the coins')).not.toMatch(/coins/);
     expect(withAside.evaluate('I am not asking you to toss the coins', 'en').allowed).toBe(true);
   });
