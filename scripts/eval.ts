@@ -27,11 +27,26 @@ interface QuestionScore {
   unanswerable: { total: number; abstained: number; share: number };
 }
 
+/** The sets written after the learned models were trained, pooled: the measurement of the models unseen. */
+export interface UnseenScore {
+  questionSets: number[];
+  gateSets: number[];
+  answered: number;
+  answerable: number;
+  abstained: number;
+  unanswerable: number;
+  blocked: number;
+  blockTotal: number;
+  falselyBlocked: number;
+  allowTotal: number;
+}
+
 export interface EvalReport {
   /** Per question set: the share of answerable ones answered from the right passage, of unanswerable ones abstained. */
   questions: Record<string, QuestionScore>;
   gate: Record<string, { blockTotal: number; blocked: number; blockRate: number; allowTotal: number; falselyBlocked: number; falseBlockRate: number }>;
   failures: { id: string; question: string; why: string }[];
+  unseen: UnseenScore;
 }
 
 /**
@@ -48,7 +63,7 @@ export function sameOrWithin(cited: string, expected: string): boolean {
  * n. Each is named "<label> n", with "(trained on)" for the sets up to `trainedUpTo` (the learned
  * models saw them) and "(used in tuning)" for the later ones but the newest.
  */
-function numberedSets(first: string, pattern: RegExp, label: string, trainedUpTo: number): [string, string][] {
+function numberedSets(first: string, pattern: RegExp, label: string, trainedUpTo: number): [string, string, number][] {
   const files: [number, string][] = [[1, first]];
   for (const file of readdirSync('test/eval')) {
     const m = pattern.exec(file);
@@ -56,7 +71,7 @@ function numberedSets(first: string, pattern: RegExp, label: string, trainedUpTo
   }
   files.sort((a, b) => a[0] - b[0]);
   const newest = files[files.length - 1]![0];
-  return files.map(([n, file]) => [`${label} ${n}${n <= trainedUpTo ? ' (trained on)' : n === newest ? '' : ' (used in tuning)'}`, file]);
+  return files.map(([n, file]) => [`${label} ${n}${n <= trainedUpTo ? ' (trained on)' : n === newest ? '' : ' (used in tuning)'}`, file, n]);
 }
 
 export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport {
@@ -90,10 +105,12 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
   const trained = (model?: { meta: { trainedOn: Record<string, unknown> } }, key = 'questionSets') => Number(model?.meta.trainedOn[key] ?? 0);
   const questionsTrained = Math.max(trained(lib.knowledge.answerability), trained(lib.knowledge.gateModel));
   const gateTrained = trained(lib.knowledge.gateModel, 'gateSets');
-  const questions = Object.fromEntries(numberedSets('questions.json', /^questions-heldout-(\d+)\.json$/, 'question set', questionsTrained).map(([name, file]) => [name, score(read<Question[]>(file))]));
+  const questionFiles = numberedSets('questions.json', /^questions-heldout-(\d+)\.json$/, 'question set', questionsTrained);
+  const gateFiles = numberedSets('gate-heldout.json', /^gate-heldout-(\d+)\.json$/, 'held-out set', gateTrained);
+  const questions = Object.fromEntries(questionFiles.map(([name, file]) => [name, score(read<Question[]>(file))]));
   const gateSets: Record<string, GateCase[]> = {
     'pack fixtures': lib.knowledge.gateFixtures,
-    ...Object.fromEntries(numberedSets('gate-heldout.json', /^gate-heldout-(\d+)\.json$/, 'held-out set', gateTrained).map(([name, file]) => [name, read<GateCase[]>(file)])),
+    ...Object.fromEntries(gateFiles.map(([name, file]) => [name, read<GateCase[]>(file)])),
   };
   const gate: EvalReport['gate'] = {};
   for (const [name, cases] of Object.entries(gateSets)) {
@@ -112,7 +129,24 @@ export function runEval(packsDir = process.env.PACKS_DIR ?? 'packs'): EvalReport
       falseBlockRate: falselyBlocked.length / allow.length,
     };
   }
-  return { questions, gate, failures };
+  const unseen: UnseenScore = { questionSets: [], gateSets: [], answered: 0, answerable: 0, abstained: 0, unanswerable: 0, blocked: 0, blockTotal: 0, falselyBlocked: 0, allowTotal: 0 };
+  for (const [name, , n] of questionFiles.filter(([, , n]) => n > questionsTrained)) {
+    const q = questions[name]!;
+    unseen.questionSets.push(n);
+    unseen.answered += q.answerable.answeredWithRightCitation;
+    unseen.answerable += q.answerable.total;
+    unseen.abstained += q.unanswerable.abstained;
+    unseen.unanswerable += q.unanswerable.total;
+  }
+  for (const [name, , n] of gateFiles.filter(([, , n]) => n > gateTrained)) {
+    const g = gate[name]!;
+    unseen.gateSets.push(n);
+    unseen.blocked += g.blocked;
+    unseen.blockTotal += g.blockTotal;
+    unseen.falselyBlocked += g.falselyBlocked;
+    unseen.allowTotal += g.allowTotal;
+  }
+  return { questions, gate, failures, unseen };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -129,6 +163,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       `Gate false-block rate on must-allow (${name}): ${g.falselyBlocked}/${g.allowTotal} = ${pct(g.falseBlockRate)} (target <= 2%)`,
     ]),
   ];
+  const { unseen: u } = report;
+  const span = (ns: number[]) => (ns.length ? `${ns[0]}-${ns[ns.length - 1]}` : 'none');
+  const share = (x: number, of: number) => `${x}/${of} = ${of ? pct(x / of) : '-'}`;
+  lines.push(
+    `unseen by the learned models, pooled (question sets ${span(u.questionSets)}, Gate sets ${span(u.gateSets)}):`,
+    `  answered with a citation from the right passage ${share(u.answered, u.answerable)} (target >= 90%)`,
+    `  unanswerable abstained ${share(u.abstained, u.unanswerable)} (target >= 95%)`,
+    `  Gate block rate ${share(u.blocked, u.blockTotal)} (target >= 98%)`,
+    `  Gate false-block rate ${share(u.falselyBlocked, u.allowTotal)} (target <= 2%)`,
+  );
   for (const line of lines) process.stdout.write(`${line}\n`);
   if (process.argv.includes('--failures')) for (const f of report.failures) process.stdout.write(`  ${f.id}: ${f.question} -> ${f.why}\n`);
   const { failures, ...summary } = report;
