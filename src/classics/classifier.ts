@@ -56,7 +56,7 @@ export interface TrainingOptions {
   learningRate: number;
   /** A feature seen in fewer examples than this is left out (it would only learn its one example). */
   minCount: number;
-  /** Weights smaller than this in magnitude are not written: they change no decision and double the file. */
+  /** Weights smaller than this in magnitude are not written: they barely move a probability and would double the file. */
   prune: number;
   seed: number;
 }
