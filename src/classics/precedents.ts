@@ -52,6 +52,12 @@ export class Precedents {
   private readonly docs: Uint32Array;
   private readonly weights: Float32Array;
   private readonly passages: Passage[][];
+  /** Per slot, the largest weight among its postings: what the feature can add to any precedent at most. */
+  private readonly maxWeight: Float32Array;
+  /** The same weights precedent by precedent (rows of slots in increasing order), for looking one up. */
+  private readonly rowOffsets: Uint32Array;
+  private readonly rowSlots: Uint32Array;
+  private readonly rowWeights: Float32Array;
   /** Per precedent, its similarity in the search under way (a search runs without yielding). */
   private readonly scratch: Float64Array;
 
@@ -74,14 +80,24 @@ export class Precedents {
     for (let slot = 0; slot < df.length; slot++) this.offsets[slot + 1] = this.offsets[slot]! + df[slot]!;
     this.docs = new Uint32Array(this.offsets[df.length]!);
     this.weights = new Float32Array(this.docs.length);
+    this.maxWeight = new Float32Array(df.length);
+    this.rowOffsets = new Uint32Array(n + 1);
+    this.rowSlots = new Uint32Array(this.docs.length);
+    this.rowWeights = new Float32Array(this.docs.length);
     const fill = this.offsets.slice(0, df.length);
     features.forEach((f, doc) => {
       const norm = Math.sqrt(f.reduce((sum, slot) => sum + this.idf[slot]! ** 2, 0)) || 1;
-      for (const slot of f) {
+      const row = this.rowOffsets[doc]!;
+      this.rowOffsets[doc + 1] = row + f.length;
+      [...f].sort((a, b) => a - b).forEach((slot, i) => {
+        const weight = this.idf[slot]! / norm;
         const at = fill[slot]!++;
         this.docs[at] = doc;
-        this.weights[at] = this.idf[slot]! / norm;
-      }
+        this.weights[at] = weight;
+        this.rowSlots[row + i] = slot;
+        this.rowWeights[row + i] = weight;
+        if (this.weights[at]! > this.maxWeight[slot]!) this.maxWeight[slot] = this.weights[at]!;
+      });
     });
     this.scratch = new Float64Array(n);
   }
@@ -98,6 +114,20 @@ export class Precedents {
     return this.params.relevance;
   }
 
+  /** A precedent's weight for a feature slot (0 when it lacks the feature), by binary search in its row. */
+  private rowWeight(doc: number, slot: number): number {
+    let lo = this.rowOffsets[doc]!;
+    let hi = this.rowOffsets[doc + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.rowSlots[mid]!;
+      if (at === slot) return this.rowWeights[mid]!;
+      if (at < slot) lo = mid + 1;
+      else hi = mid;
+    }
+    return 0;
+  }
+
   /** The passages the nearest precedents rest on, best voted first, among those `accept` lets through. */
   suggest(question: string, accept: (p: Passage) => boolean = () => true): Suggestion[] {
     const query = textFeatures(question).flatMap((x) => {
@@ -107,18 +137,45 @@ export class Precedents {
     const norm = Math.sqrt(query.reduce((sum, slot) => sum + this.idf[slot]! ** 2, 0));
     if (!norm) return [];
     const similarity = this.scratch;
-    const touched: number[] = [];
-    for (const slot of query) {
-      const weight = this.idf[slot]! / norm;
-      for (let i = this.offsets[slot]!; i < this.offsets[slot + 1]!; i++) {
-        const doc = this.docs[i]!;
-        if (similarity[doc] === 0) touched.push(doc);
-        similarity[doc]! += weight * this.weights[i]!;
+    const { idf, maxWeight, offsets, docs, weights } = this;
+    const minSimilarity = this.params.minSimilarity;
+    // Rarest features first. Once all the features left could add to a precedent no more than
+    // minSimilarity, a precedent none of the earlier ones reached cannot become near enough: the
+    // common features left (long runs of postings: 的, "the") are then looked up in the rows of
+    // the precedents already reached instead of walked through. The result is the full sum's.
+    const order = [...query].sort((a, b) => idf[b]! - idf[a]! || a - b);
+    let reach = 0;
+    for (const slot of order) reach += (idf[slot]! / norm) * maxWeight[slot]!;
+    let touched: number[] = [];
+    for (const slot of order) {
+      const weight = idf[slot]! / norm;
+      const start = offsets[slot]!;
+      const end = offsets[slot + 1]!;
+      if (reach < minSimilarity && touched.length) {
+        // Precedents that cannot reach minSimilarity with everything left are let go.
+        touched = touched.filter((doc) => {
+          if (similarity[doc]! + reach >= minSimilarity) return true;
+          similarity[doc] = 0;
+          return false;
+        });
       }
+      if (reach >= minSimilarity || end - start <= 8 * touched.length) {
+        for (let i = start; i < end; i++) {
+          const doc = docs[i]!;
+          if (similarity[doc] === 0) {
+            if (reach < minSimilarity) continue;
+            touched.push(doc);
+          }
+          similarity[doc]! += weight * weights[i]!;
+        }
+      } else {
+        for (const doc of touched) similarity[doc]! += weight * this.rowWeight(doc, slot);
+      }
+      reach -= weight * maxWeight[slot]!;
     }
     const near: [number, number][] = [];
     for (const doc of touched) {
-      if (similarity[doc]! >= this.params.minSimilarity) near.push([doc, similarity[doc]!]);
+      if (similarity[doc]! >= minSimilarity) near.push([doc, similarity[doc]!]);
       similarity[doc] = 0;
     }
     const nearest = near.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, this.params.neighbours);

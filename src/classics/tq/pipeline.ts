@@ -116,7 +116,9 @@ export function precedentEvidence(question: string, lib: Pick<Library, 'preceden
   if (!lib.precedents || !evidence.length) return undefined;
   const inScope = (p: Passage) => (!scope.packIds || scope.packIds.includes(p.packId)) && (!scope.traditions || scope.traditions.includes(p.tradition));
   const [best] = lib.precedents.suggest(question, inScope);
-  if (!best || best.share < lib.precedents.minShare || evidence.some((e) => e.passage.id === best.passage.id)) return undefined;
+  // A share is a ratio of sums of floats: one precedent voting for five passages gives each 1/5
+  // only up to rounding, and rounding must not decide whether a fifth is enough.
+  if (!best || best.share < lib.precedents.minShare - 1e-9 || evidence.some((e) => e.passage.id === best.passage.id)) return undefined;
   return { passage: best.passage, basis: 'precedent', relevance: lib.precedents.relevance };
 }
 
