@@ -108,10 +108,12 @@ export async function classicsPlugin(app: FastifyInstance, opts: { ctx: Platform
   await app.register(async (prot) => {
     await requireBearer(prot, 'classics', ctx.auth);
     await limitPerKey(prot, ctx.config.rateLimitPerMinute);
-    // A request that comes while the passage index is still being built in slices waits for that
-    // build, instead of building it again at once and holding the event loop for seconds.
+    // A request that comes while the passage index or the precedents' index is still being built
+    // in slices waits for that build, instead of building it again at once and holding the event
+    // loop for seconds.
     prot.addHook('preHandler', async () => {
       await lib.retrieval.warm();
+      await lib.precedents?.warm();
     });
     const issues = new IssueCandidates(ctx.ledger);
     await prot.register(classicsRoutes, { lib, ledger: ctx.ledger, issues });

@@ -43,67 +43,45 @@ export interface Suggestion {
   similarity: number;
 }
 
-export class Precedents {
+/** The precedents indexed for search: built at the first search, or in slices by warm(). */
+interface PrecedentIndex {
   /** Each feature's slot; per slot its inverse document frequency and (offsets) its run of postings. */
-  private readonly slots = new Map<string, number>();
-  private readonly idf: Float64Array;
-  private readonly offsets: Uint32Array;
+  slots: Map<string, number>;
+  idf: Float64Array;
+  offsets: Uint32Array;
   /** Postings, slot after slot: the precedent, and the feature's weight in its unit vector. */
-  private readonly docs: Uint32Array;
-  private readonly weights: Float32Array;
-  private readonly passages: Passage[][];
+  docs: Uint32Array;
+  weights: Float32Array;
   /** Per slot, the largest weight among its postings: what the feature can add to any precedent at most. */
-  private readonly maxWeight: Float32Array;
+  maxWeight: Float32Array;
   /** The same weights precedent by precedent (rows of slots in increasing order), for looking one up. */
-  private readonly rowOffsets: Uint32Array;
-  private readonly rowSlots: Uint32Array;
-  private readonly rowWeights: Float32Array;
+  rowOffsets: Uint32Array;
+  rowSlots: Uint32Array;
+  rowWeights: Float32Array;
+  /** Per precedent, the passages it was answered from. */
+  passages: Passage[][];
   /** Per precedent, its similarity in the search under way (a search runs without yielding). */
-  private readonly scratch: Float64Array;
+  scratch: Float64Array;
+}
 
-  /** The file's parameters; its questions are not kept once indexed. */
+/** How many precedents warm() indexes between two turns of the event loop. */
+const WARM_SLICE = 250;
+
+export class Precedents {
+  private index: PrecedentIndex | undefined;
+  private warming: Promise<void> | undefined;
+  /** The file's parameters; its questions are kept only until they are indexed. */
   private readonly params: Pick<PrecedentsData, 'neighbours' | 'minSimilarity' | 'minShare' | 'relevance'>;
+  private questions: PrecedentsData['questions'] | undefined;
+  readonly size: number;
 
-  constructor(data: PrecedentsData, passageById: ReadonlyMap<string, Passage>) {
+  constructor(
+    data: PrecedentsData,
+    private readonly passageById: ReadonlyMap<string, Passage>,
+  ) {
     this.params = { neighbours: data.neighbours, minSimilarity: data.minSimilarity, minShare: data.minShare, relevance: data.relevance };
-    this.passages = data.questions.map((q) => q.p.map((id) => passageById.get(id)).filter((p): p is Passage => p !== undefined));
-    const features = data.questions.map((q) => textFeatures(q.q).map((x) => {
-      let slot = this.slots.get(x);
-      if (slot === undefined) this.slots.set(x, (slot = this.slots.size));
-      return slot;
-    }));
-    const n = features.length;
-    const df = new Uint32Array(this.slots.size);
-    for (const f of features) for (const slot of f) df[slot]!++;
-    this.idf = Float64Array.from(df, (d) => Math.log((n + 1) / (d + 1)));
-    this.offsets = new Uint32Array(df.length + 1);
-    for (let slot = 0; slot < df.length; slot++) this.offsets[slot + 1] = this.offsets[slot]! + df[slot]!;
-    this.docs = new Uint32Array(this.offsets[df.length]!);
-    this.weights = new Float32Array(this.docs.length);
-    this.maxWeight = new Float32Array(df.length);
-    this.rowOffsets = new Uint32Array(n + 1);
-    this.rowSlots = new Uint32Array(this.docs.length);
-    this.rowWeights = new Float32Array(this.docs.length);
-    const fill = this.offsets.slice(0, df.length);
-    features.forEach((f, doc) => {
-      const norm = Math.sqrt(f.reduce((sum, slot) => sum + this.idf[slot]! ** 2, 0)) || 1;
-      const row = this.rowOffsets[doc]!;
-      this.rowOffsets[doc + 1] = row + f.length;
-      [...f].sort((a, b) => a - b).forEach((slot, i) => {
-        const weight = this.idf[slot]! / norm;
-        const at = fill[slot]!++;
-        this.docs[at] = doc;
-        this.weights[at] = weight;
-        this.rowSlots[row + i] = slot;
-        this.rowWeights[row + i] = weight;
-        if (this.weights[at]! > this.maxWeight[slot]!) this.maxWeight[slot] = this.weights[at]!;
-      });
-    });
-    this.scratch = new Float64Array(n);
-  }
-
-  get size(): number {
-    return this.passages.length;
+    this.questions = data.questions;
+    this.size = data.questions.length;
   }
 
   get minShare(): number {
@@ -114,14 +92,97 @@ export class Precedents {
     return this.params.relevance;
   }
 
+  /**
+   * Builds the index in slices, yielding to the event loop between them, so that a server can
+   * answer while it is built (a start does not wait for it). A search that comes first builds
+   * the index at once, and this build stops at its next slice.
+   */
+  warm(): Promise<void> {
+    if (this.index) return Promise.resolve();
+    this.warming ??= (async () => {
+      let n = 0;
+      const steps = this.build(() => ++n % WARM_SLICE === 0);
+      while (!this.index) {
+        const step = steps.next();
+        if (step.done) this.adopt(step.value);
+        else await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    })();
+    return this.warming;
+  }
+
+  private indexed(): PrecedentIndex {
+    if (!this.index) {
+      const steps = this.build(() => false);
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      this.adopt(step.value);
+    }
+    return this.index!;
+  }
+
+  private adopt(index: PrecedentIndex): void {
+    this.index = index;
+    this.questions = undefined;
+  }
+
+  /** The index, a step per precedent read and per precedent filed, pausing where `pause` says. */
+  private *build(pause: () => boolean): Generator<void, PrecedentIndex> {
+    const questions = this.questions!;
+    const slots = new Map<string, number>();
+    const passages: Passage[][] = [];
+    const features: number[][] = [];
+    for (const q of questions) {
+      passages.push(q.p.map((id) => this.passageById.get(id)).filter((p): p is Passage => p !== undefined));
+      features.push(
+        textFeatures(q.q).map((x) => {
+          let slot = slots.get(x);
+          if (slot === undefined) slots.set(x, (slot = slots.size));
+          return slot;
+        }),
+      );
+      if (pause()) yield;
+    }
+    const n = features.length;
+    const df = new Uint32Array(slots.size);
+    for (const f of features) for (const slot of f) df[slot]!++;
+    const idf = Float64Array.from(df, (d) => Math.log((n + 1) / (d + 1)));
+    const offsets = new Uint32Array(df.length + 1);
+    for (let slot = 0; slot < df.length; slot++) offsets[slot + 1] = offsets[slot]! + df[slot]!;
+    const total = offsets[df.length]!;
+    const docs = new Uint32Array(total);
+    const weights = new Float32Array(total);
+    const maxWeight = new Float32Array(df.length);
+    const rowOffsets = new Uint32Array(n + 1);
+    const rowSlots = new Uint32Array(total);
+    const rowWeights = new Float32Array(total);
+    const fill = offsets.slice(0, df.length);
+    for (let doc = 0; doc < n; doc++) {
+      const f = features[doc]!;
+      const norm = Math.sqrt(f.reduce((sum, slot) => sum + idf[slot]! ** 2, 0)) || 1;
+      const row = rowOffsets[doc]!;
+      rowOffsets[doc + 1] = row + f.length;
+      [...f].sort((a, b) => a - b).forEach((slot, i) => {
+        const at = fill[slot]!++;
+        docs[at] = doc;
+        weights[at] = idf[slot]! / norm;
+        rowSlots[row + i] = slot;
+        rowWeights[row + i] = weights[at]!;
+        if (weights[at]! > maxWeight[slot]!) maxWeight[slot] = weights[at]!;
+      });
+      if (pause()) yield;
+    }
+    return { slots, idf, offsets, docs, weights, maxWeight, rowOffsets, rowSlots, rowWeights, passages, scratch: new Float64Array(n) };
+  }
+
   /** A precedent's weight for a feature slot (0 when it lacks the feature), by binary search in its row. */
-  private rowWeight(doc: number, slot: number): number {
-    let lo = this.rowOffsets[doc]!;
-    let hi = this.rowOffsets[doc + 1]!;
+  private static rowWeight(index: PrecedentIndex, doc: number, slot: number): number {
+    let lo = index.rowOffsets[doc]!;
+    let hi = index.rowOffsets[doc + 1]!;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const at = this.rowSlots[mid]!;
-      if (at === slot) return this.rowWeights[mid]!;
+      const at = index.rowSlots[mid]!;
+      if (at === slot) return index.rowWeights[mid]!;
       if (at < slot) lo = mid + 1;
       else hi = mid;
     }
@@ -130,15 +191,18 @@ export class Precedents {
 
   /** The passages the nearest precedents rest on, best voted first, among those `accept` lets through. */
   suggest(question: string, accept: (p: Passage) => boolean = () => true): Suggestion[] {
+    const index = this.indexed();
+    const { idf, maxWeight, offsets, docs, weights } = index;
     const query = textFeatures(question).flatMap((x) => {
-      const slot = this.slots.get(x);
+      const slot = index.slots.get(x);
       return slot === undefined ? [] : [slot];
     });
-    const norm = Math.sqrt(query.reduce((sum, slot) => sum + this.idf[slot]! ** 2, 0));
+    const norm = Math.sqrt(query.reduce((sum, slot) => sum + idf[slot]! ** 2, 0));
     if (!norm) return [];
-    const similarity = this.scratch;
-    const { idf, maxWeight, offsets, docs, weights } = this;
+    const similarity = index.scratch;
     const minSimilarity = this.params.minSimilarity;
+    // What is left to add is a running difference of sums: the bar it is held to allows for their rounding.
+    const bar = minSimilarity - 1e-9;
     // Rarest features first. Once all the features left could add to a precedent no more than
     // minSimilarity, a precedent none of the earlier ones reached cannot become near enough: the
     // common features left (long runs of postings: 的, "the") are then looked up in the rows of
@@ -151,25 +215,25 @@ export class Precedents {
       const weight = idf[slot]! / norm;
       const start = offsets[slot]!;
       const end = offsets[slot + 1]!;
-      if (reach < minSimilarity && touched.length) {
+      if (reach < bar && touched.length) {
         // Precedents that cannot reach minSimilarity with everything left are let go.
         touched = touched.filter((doc) => {
-          if (similarity[doc]! + reach >= minSimilarity) return true;
+          if (similarity[doc]! + reach >= bar) return true;
           similarity[doc] = 0;
           return false;
         });
       }
-      if (reach >= minSimilarity || end - start <= 8 * touched.length) {
+      if (reach >= bar || end - start <= 8 * touched.length) {
         for (let i = start; i < end; i++) {
           const doc = docs[i]!;
           if (similarity[doc] === 0) {
-            if (reach < minSimilarity) continue;
+            if (reach < bar) continue;
             touched.push(doc);
           }
           similarity[doc]! += weight * weights[i]!;
         }
       } else {
-        for (const doc of touched) similarity[doc]! += weight * this.rowWeight(doc, slot);
+        for (const doc of touched) similarity[doc]! += weight * Precedents.rowWeight(index, doc, slot);
       }
       reach -= weight * maxWeight[slot]!;
     }
@@ -182,7 +246,7 @@ export class Precedents {
     const votes = new Map<string, Suggestion>();
     let total = 0;
     for (const [doc, s] of nearest) {
-      const passages = this.passages[doc]!.filter(accept);
+      const passages = index.passages[doc]!.filter(accept);
       for (const passage of passages) {
         const vote = votes.get(passage.id) ?? { passage, share: 0, similarity: s };
         vote.share += s / passages.length;

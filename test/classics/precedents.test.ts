@@ -88,4 +88,21 @@ describe('precedents', () => {
     }
     expect(compared).toBeGreaterThan(30);
   });
+
+  it('builds its index in slices when warmed, and a search that comes first gets the same answer', async () => {
+    const many: PrecedentsData = { ...data, questions: Array.from({ length: 1200 }, (_, i) => data.questions[i % 3]!) };
+    const question = 'my savings are gone after the stock market fell';
+    const warmed = new Precedents(many, byId);
+    // The event loop turns while the index is being built: a callback queued before it runs before it ends.
+    let turned = false;
+    setImmediate(() => (turned = true));
+    await warmed.warm();
+    expect(turned).toBe(true);
+    const cold = new Precedents(many, byId);
+    const warming = cold.warm();
+    const during = cold.suggest(question);
+    await warming;
+    expect(during).toEqual(warmed.suggest(question));
+    expect(during[0]!.passage.id).toBe('ddj.44');
+  });
 });
