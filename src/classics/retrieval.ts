@@ -219,9 +219,11 @@ export class Retrieval {
   private readonly aliasIndex: AliasEntry[] = [];
   /** Every alias, by its place in aliasIndex: one pass over a question finds all their occurrences. */
   private readonly aliasTrie = new StringTrie();
-  /** Situations by how people phrase them, scored as the passages are (BM25, MiniSearch's formula). */
-  private readonly situationIndex: TextIndex;
-  private readonly situationTerms = new Map<string, Set<string>>();
+  /**
+   * Situations by how people phrase them, scored as the passages are (BM25, MiniSearch's formula),
+   * and each situation's terms: made at the first situation search, or by warm().
+   */
+  private situationsIndexed: { index: TextIndex; terms: Map<string, Set<string>> } | undefined;
   /** Words of two or more Han characters a question is cut at: synonyms and concept names. */
   readonly lexicon: Lexicon = { words: new Set(), longest: 0, starts: new Set() };
   /**
@@ -325,16 +327,23 @@ export class Retrieval {
         .flatMap((c) => (c ? conceptNames(c) : []))
         .join(' \n '),
     }));
-    const situationDocs = k.situations.map((sit) => {
-      const text = [sit.title_zh, sit.title_en, sit.tension_zh, sit.tension_en, ...sit.phrasings_zh, ...sit.phrasings_en].join('\n');
-      const synonymTerms = this.groupsMentioned(text).map((g) => g.label);
-      this.situationTerms.set(sit.id, new Set([...terms(text), ...synonymTerms]));
-      return { id: sit.id, text };
-    });
-    const steps = TextIndex.build(situationDocs, { fields: ['text'], extract: (doc) => doc.text, id: (doc) => doc.id, tokenize: (text) => terms(text) }, () => false);
-    let step = steps.next();
-    while (!step.done) step = steps.next();
-    this.situationIndex = step.value;
+  }
+
+  private situations(): { index: TextIndex; terms: Map<string, Set<string>> } {
+    if (!this.situationsIndexed) {
+      const situationTerms = new Map<string, Set<string>>();
+      const docs = this.k.situations.map((sit) => {
+        const text = [sit.title_zh, sit.title_en, sit.tension_zh, sit.tension_en, ...sit.phrasings_zh, ...sit.phrasings_en].join('\n');
+        const synonymTerms = this.groupsMentioned(text).map((g) => g.label);
+        situationTerms.set(sit.id, new Set([...terms(text), ...synonymTerms]));
+        return { id: sit.id, text };
+      });
+      const steps = TextIndex.build(docs, { fields: ['text'], extract: (doc) => doc.text, id: (doc) => doc.id, tokenize: (text) => terms(text) }, () => false);
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      this.situationsIndexed = { index: step.value, terms: situationTerms };
+    }
+    return this.situationsIndexed;
   }
 
   private stats() {
@@ -483,7 +492,8 @@ export class Retrieval {
 
   /**
    * Builds the passage index in small slices, yielding to the event loop between them, so that a
-   * starting server answers (and reports ready) while it builds. A search that comes first builds
+   * starting server answers (and reports ready) while it builds; then the passages' term
+   * statistics and the situation index. A search that comes first builds
    * the index at once instead, and this build stops at its next slice rather than finishing
    * work nobody will use.
    */
@@ -498,6 +508,7 @@ export class Retrieval {
         else await new Promise<void>((resolve) => setImmediate(resolve));
       }
       this.stats();
+      this.situations();
     })();
     return this.warming;
   }
@@ -541,13 +552,14 @@ export class Retrieval {
     // whole text without them (a runtime mode's query) term by term.
     const nonHan = queryTerms.flatMap((t, i) => (isCjk(t) ? [] : [i]));
     const byCharacter = contentTerms ? this.situationCoverage(text, nonHan.map((i) => queryTerms[i]!), nonHan.map((i) => weights[i]!)) : undefined;
-    return this.situationIndex
+    const situations = this.situations();
+    return situations.index
       // The groups' one-character words (知, 言) are classical bridges to passages, not how a
       // situation is phrased: only the others widen this search.
       .ranked(`${text} ${groups.flatMap((g) => g.mentions.filter((m) => !m.single).map((m) => m.word)).join(' ')}`)
       .slice(0, 20)
       .map((r) => {
-        const own = this.situationTerms.get(r.id as string)!;
+        const own = situations.terms.get(r.id as string)!;
         const coverage = byCharacter ? byCharacter(own) : queryTerms.reduce((sum, t, i) => sum + (own.has(t) ? weights[i]! : 0), 0) / (total || 1);
         // How many of the text's terms the situation shares: one rare word alone ("car" in
         // "change the oil in my car" and in "others buy houses and cars") is no situation.
