@@ -80,7 +80,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Loading and indexing the packs is synchronous work: do it before the overload monitor starts
   // sampling the event loop, so start-up never reads as overload.
   const lib = openLibrary(config.packsDir, { answerCacheEntries: config.resultCacheEntries });
-  // The passage index and then the precedents' index build in slices once the server is up,
+  // The passage and situation indexes, then the precedents' index, build once the server is up,
   // off the start-up path (a question that comes first builds what it needs at once).
   app.addHook('onReady', async () => {
     void lib.retrieval.warm().then(() => lib.precedents?.warm());

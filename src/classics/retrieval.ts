@@ -493,9 +493,8 @@ export class Retrieval {
   /**
    * Builds the passage index in small slices, yielding to the event loop between them, so that a
    * starting server answers (and reports ready) while it builds; then the passages' term
-   * statistics and the situation index. A search that comes first builds
-   * the index at once instead, and this build stops at its next slice rather than finishing
-   * work nobody will use.
+   * statistics and the situation index. A search that comes first builds the index at once
+   * instead, and this build stops at its next slice rather than finishing work nobody will use.
    */
   warm(): Promise<void> {
     if (this.index) return Promise.resolve();
