@@ -132,13 +132,13 @@ interface Candidate {
 }
 
 /** Score desc, then displayName, then id: a total, locale-independent order. */
-const compareCandidates = (a: Candidate, b: Candidate) => {
-  if (a.score !== b.score) return b.score - a.score;
-  const an = a.entity.displayName;
-  const bn = b.entity.displayName;
-  if (an !== bn) return an < bn ? -1 : 1;
-  return a.entity.id < b.entity.id ? -1 : a.entity.id > b.entity.id ? 1 : 0;
-};
+const compareCandidates = (a: Candidate, b: Candidate) => compare(a.entity, a.score, b.entity, b.score);
+
+function compare(a: Entity, aScore: number, b: Entity, bScore: number): number {
+  if (aScore !== bScore) return bScore - aScore;
+  if (a.displayName !== b.displayName) return a.displayName < b.displayName ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
 
 /** The k best candidates without sorting every hit: a large result set costs one comparison per hit. */
 class TopK {
@@ -159,10 +159,22 @@ class TopK {
     if (items.length > this.k) items.pop();
   }
 
+  /** Whether a candidate would be kept: one that would not need not be made. */
+  admits(entity: Entity, score: number): boolean {
+    if (this.items.length < this.k) return true;
+    const last = this.items[this.items.length - 1]!;
+    return compare(entity, score, last.entity, last.score) < 0;
+  }
+
   sorted(): Candidate[] {
     return this.items;
   }
 }
+
+/** How a hit was found, by place in the names index (see SearchIndex.compute). */
+const UNSEEN = 0;
+const BY_NAME = 1;
+const BY_DESCRIPTION = 2;
 
 const NAME_FIELDS = ['displayName', 'aliases', 'slug'] as const;
 const nameField = (e: Entity, field: string) => (field === 'aliases' ? e.aliases.join(' \n ') : field === 'slug' ? e.slug : e.displayName);
@@ -209,6 +221,17 @@ export class SearchIndex {
    * builds a new one), so a repeated search (autocomplete, a popular name) is answered from here.
    */
   private readonly recent: LRUCache<string, SearchHit[]> | undefined;
+  /** The entities by their place in the names index. */
+  private byPlace: Entity[] = [];
+  /** Each description's entity's place in the names index, by the description's place in its own. */
+  private descriptionPlace = new Uint32Array(0);
+  /**
+   * Per place in the names index, a search's engine score and how the entity was found, and the
+   * places found: a search runs to the end without yielding, so one set serves every search. At
+   * 100,000 entities a search's common words match tens of thousands of entities, too many for a
+   * Map by id.
+   */
+  private scratch: { score: Float64Array; found: Uint8Array; touched: number[] } | undefined;
 
   private constructor(
     private readonly entities: ReadonlyMap<string, Entity>,
@@ -260,6 +283,8 @@ export class SearchIndex {
       this.text = yield* TextIndex.build(described(this.entities), { fields: ['description'], extract: (e) => e.description, id: (e) => e.id, tokenize }, tick);
     }
     this.names = yield* ExpandingIndex.over(names, tick);
+    this.byPlace = Array.from({ length: names.documentCount }, (_, at) => this.entities.get(names.idAt(at))!);
+    this.descriptionPlace = places(this.text, names);
     const add = (key: string, match: ExactMatch) => {
       const known = this.exact.get(key);
       if (known === undefined) this.exact.set(key, match);
@@ -293,11 +318,11 @@ export class SearchIndex {
   private compute(query: SearchQuery): SearchHit[] {
     const scope = query.scope && query.scope.length > 0 ? new Set<string>(query.scope) : undefined;
     const top = new TopK(query.limit);
-    const exact = new Set<string>();
+    const exact = new Set<Entity>();
     const key = exactKey(query.q);
     const offerExact = (e: Entity | undefined, field: SearchField) => {
-      if (!e || (scope && !scope.has(e.kind)) || exact.has(e.id)) return;
-      exact.add(e.id);
+      if (!e || (scope && !scope.has(e.kind)) || exact.has(e)) return;
+      exact.add(e);
       top.offer({ entity: e, score: 1, field });
     };
     // In priority order: an entity the query names by displayName or alias is not matched again by slug or id.
@@ -310,17 +335,33 @@ export class SearchIndex {
     // The engine score of a hit is its name score plus its description score.
     const inScope = scope ? (id: string) => scope.has(this.entities.get(id)!.kind) : undefined;
     const terms = this.names.queryTerms(query.q, { prefix: usePrefix, fuzzy: fuzzyDistance, boostTerm: cjkUnigramsWeighLess });
-    const engine = new Map<string, { score: number; fromNames: boolean }>();
-    this.names.index.searchTerms(terms, (id, score) => engine.set(id, { score, fromNames: true }), { boost: ENGINE_BOOST, filter: inScope });
-    const addDescriptionScore = (id: string, score: number) => {
-      const hit = engine.get(id);
-      if (hit) hit.score += score;
-      else engine.set(id, { score, fromNames: false });
-    };
-    this.text!.searchTerms(terms.map(wholeTerm), addDescriptionScore, { boost: { description: BOOST.description }, filter: inScope });
-    for (const [id, { score, fromNames }] of engine) {
-      if (!exact.has(id)) top.offer({ entity: this.entities.get(id)!, score: mapEngineScore(score), field: fromNames ? undefined : 'description' });
+    const nameHits = this.names.index.matchTerms(terms, { boost: ENGINE_BOOST, filter: inScope });
+    const descriptionHits = this.text!.matchTerms(terms.map(wholeTerm), { boost: { description: BOOST.description }, filter: inScope });
+    const n = this.byPlace.length;
+    const { score, found, touched } = (this.scratch ??= { score: new Float64Array(n), found: new Uint8Array(n), touched: [] });
+    for (let i = 0; i < nameHits.ordinals.length; i++) {
+      const at = nameHits.ordinals[i]!;
+      score[at] = nameHits.scores[i]!;
+      found[at] = BY_NAME;
+      touched.push(at);
     }
+    for (let i = 0; i < descriptionHits.ordinals.length; i++) {
+      const at = this.descriptionPlace[descriptionHits.ordinals[i]!]!;
+      if (found[at] === UNSEEN) {
+        found[at] = BY_DESCRIPTION;
+        touched.push(at);
+      }
+      score[at]! += descriptionHits.scores[i]!;
+    }
+    for (const at of touched) {
+      const entity = this.byPlace[at]!;
+      const mapped = mapEngineScore(score[at]!);
+      const how = found[at];
+      score[at] = 0;
+      found[at] = UNSEEN;
+      if ((exact.size === 0 || !exact.has(entity)) && top.admits(entity, mapped)) top.offer({ entity, score: mapped, field: how === BY_NAME ? undefined : 'description' });
+    }
+    touched.length = 0;
     // Only the hits kept need to know which name field matched.
     const matched = named(terms);
     for (const c of top.sorted()) if (c.field === undefined) c.field = NAME_FIELDS.find((f) => tokenize(nameField(c.entity, f)).some((t) => matched.has(t)));
@@ -332,6 +373,22 @@ export class SearchIndex {
     if (matchedField) h.matchedField = matchedField;
     return h;
   }
+}
+
+/**
+ * Each description's place in the names index, by its place in the description index. Both list
+ * the entities in the same order, the description index only those with a description, so one
+ * walk pairs them; a Map by id pairs them otherwise.
+ */
+function places(descriptions: TextIndex, names: TextIndex): Uint32Array<ArrayBuffer> {
+  const out = new Uint32Array(descriptions.documentCount);
+  let j = 0;
+  for (let at = 0; at < names.documentCount && j < out.length; at++) if (descriptions.idAt(j) === names.idAt(at)) out[j++] = at;
+  if (j === out.length) return out;
+  const placeOf = new Map<string, number>();
+  for (let at = 0; at < names.documentCount; at++) placeOf.set(names.idAt(at), at);
+  for (let d = 0; d < out.length; d++) out[d] = placeOf.get(descriptions.idAt(d))!;
+  return out;
 }
 
 /** Entities with a description: the others stay out of the description index, so they do not count in its document total. */

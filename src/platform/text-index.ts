@@ -17,6 +17,7 @@
  * first matched. Tests hold the two engines to equal scores and order.
  */
 import SearchableMap from 'minisearch/SearchableMap';
+import { FuzzyTerms } from './fuzzy-terms.js';
 
 const K = 1.2;
 const B = 0.7;
@@ -258,6 +259,16 @@ export class TextIndex {
     for (let i = 0; i < ordinals.length; i++) visit(this.ids[ordinals[i]!]!, scores[i]!, ordinals[i]!);
   }
 
+  /** `searchTerms` as two arrays, ordinals and scores, in the order first matched: for a caller that works by ordinal. */
+  matchTerms(queryTerms: readonly QueryTerm[], options: Omit<TextSearchOptions, 'boostTerm'> = {}): { ordinals: number[]; scores: number[] } {
+    return this.scored(queryTerms, options);
+  }
+
+  /** The id of the document at an ordinal (its position in the order indexed). */
+  idAt(ordinal: number): string {
+    return this.ids[ordinal]!;
+  }
+
   /**
    * The matching documents' ordinals and scores, in the order first matched (filter applied).
    * The scoring loop calls no callback: a visitor made afresh per search (a closure) would send
@@ -424,23 +435,29 @@ const FUZZY_WEIGHT = 0.45;
 
 /**
  * A TextIndex with prefix and fuzzy matching: every term of the index is kept in MiniSearch's
- * term tree (its SearchableMap), which finds the index terms a query term expands to; scoring
- * stays on the typed arrays. Expansions and their weights are MiniSearch's: a proper prefix
+ * term tree (its SearchableMap), which finds the index terms a query term is a prefix of, and
+ * in a FuzzyTerms index, which finds those within the allowed edits (the set the tree's own
+ * fuzzy search finds, several times faster); scoring stays on the typed arrays. Expansions
+ * and their weights are MiniSearch's: a proper prefix
  * match weighs 0.375 * t / (t + 0.3 * d) and a fuzzy match (not also a prefix match) 0.45 * t /
  * (t + d), for a matched term of length t at distance d. Tests hold it to MiniSearch's scores.
  */
 export class ExpandingIndex {
+  /** For prefix matching. */
   private readonly vocabulary = new SearchableMap<true>();
+  /** For fuzzy matching: the same terms by the character pairs they hold (see FuzzyTerms). */
+  private fuzzy!: FuzzyTerms;
 
   private constructor(readonly index: TextIndex) {}
 
-  /** Fills the term tree from the index, yielding now and then (`if (tick()) yield`). */
+  /** Fills the term tree and the fuzzy index from the index, yielding now and then (`if (tick()) yield`). */
   static *over(index: TextIndex, tick: () => boolean): Generator<void, ExpandingIndex, void> {
     const expanding = new ExpandingIndex(index);
     for (const term of index.terms()) {
       expanding.vocabulary.set(term, true);
       if (tick()) yield;
     }
+    expanding.fuzzy = yield* FuzzyTerms.build(index.terms(), tick);
     return expanding;
   }
 
@@ -462,7 +479,7 @@ export class ExpandingIndex {
       }
       const edits = options.fuzzy?.(t);
       if (edits) {
-        for (const [term, [, distance]] of this.vocabulary.fuzzyGet(t, edits)) {
+        for (const [term, distance] of this.fuzzy.within(t, edits)) {
           if (distance === 0 || prefixed.has(term)) continue;
           expansions.push({ term, weight: (FUZZY_WEIGHT * term.length) / (term.length + distance) });
         }

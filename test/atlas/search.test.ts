@@ -158,6 +158,23 @@ describe('search over a synthetic pack (properties)', () => {
     );
   });
 
+  it('keeps the best hits of the whole ranking, ties included, at any limit and in any scope', () => {
+    const computed = SearchIndex.buildSync(synthetic.pack.entities, { searchCacheEntries: 0 });
+    // Words the synthetic names and descriptions share match hundreds of entities, many tied after rounding.
+    const words = [...new Set(entities.flatMap((e) => e.displayName.split(' ')))].slice(0, 40);
+    const kinds = [...new Set(entities.map((e) => e.kind))];
+    fc.assert(
+      fc.property(fc.constantFrom(...words), fc.constantFrom(...words), fc.integer({ min: 1, max: 40 }), fc.subarray(kinds, { minLength: 1 }), (a, b, limit, scope) => {
+        const q = `${a} ${b}`;
+        const all = computed.search({ q, limit: 100_000 });
+        expect(all.length).toBeGreaterThan(0);
+        expect(computed.search({ q, limit })).toEqual(all.slice(0, limit));
+        expect(computed.search({ q, limit, scope })).toEqual(all.filter((h) => scope.includes(h.kind)).slice(0, limit));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('finds every sampled entity first (or tied at 1) by its own id', () => {
     for (const e of entities.filter((_, i) => i % 97 === 0)) {
       const hits = big.search({ q: e.id, limit: 5 });
