@@ -129,6 +129,8 @@ interface Candidate {
   entity: Entity;
   score: number;
   field?: SearchField;
+  /** A hit of the names index: the entity's place in it. */
+  place?: number;
 }
 
 /** Score desc, then displayName, then id: a total, locale-independent order. */
@@ -359,12 +361,12 @@ export class SearchIndex {
       const how = found[at];
       score[at] = 0;
       found[at] = UNSEEN;
-      if ((exact.size === 0 || !exact.has(entity)) && top.admits(entity, mapped)) top.offer({ entity, score: mapped, field: how === BY_NAME ? undefined : 'description' });
+      if ((exact.size === 0 || !exact.has(entity)) && top.admits(entity, mapped)) top.offer(how === BY_NAME ? { entity, score: mapped, place: at } : { entity, score: mapped, field: 'description' });
     }
     touched.length = 0;
     // Only the hits kept need to know which name field matched.
     const matched = named(terms);
-    for (const c of top.sorted()) if (c.field === undefined) c.field = NAME_FIELDS.find((f) => tokenize(nameField(c.entity, f)).some((t) => matched.has(t)));
+    for (const c of top.sorted()) if (c.field === undefined) c.field = NAME_FIELDS.find((f) => matched.some((t) => this.names.index.holds(c.place!, f, t)));
     return top.sorted().map((c) => this.hit(c.entity, c.score, c.field));
   }
 
@@ -400,8 +402,8 @@ function* described(entities: ReadonlyMap<string, Entity>): Generator<Entity> {
 const wholeTerm = (t: QueryTerm): QueryTerm => ({ ...t, expansions: t.expansions.slice(0, 1) });
 
 /** Every index term the query's terms stand for. */
-function named(terms: readonly QueryTerm[]): Set<string> {
+function named(terms: readonly QueryTerm[]): string[] {
   const out = new Set<string>();
   for (const t of terms) for (const e of t.expansions) out.add(e.term);
-  return out;
+  return [...out];
 }

@@ -18,10 +18,12 @@ export class FuzzyTerms {
   private lengthStart = new Uint32Array(1);
   /** A pair of code units (first * 65536 + second) to its slot in offsets. */
   private readonly pairs = new Map<number, number>();
-  /** A pair's terms are ids[offsets[slot]] to ids[offsets[slot + 1]], ascending, each with how often it holds the pair. */
+  /**
+   * A pair's terms are ids[offsets[slot]] to ids[offsets[slot + 1]], ascending, a term once for
+   * each time it holds the pair (a term's repeats are next to each other).
+   */
   private offsets = new Uint32Array(1);
   private ids = new Uint32Array(0);
-  private repeats = new Uint16Array(0);
   /** Per term, the pairs it shares with the query being searched: a search runs to the end without yielding. */
   private shared = new Uint32Array(0);
 
@@ -38,27 +40,27 @@ export class FuzzyTerms {
       for (const term of byLength[length] ?? []) out.terms.push(term);
     }
     out.lengthStart[byLength.length] = out.terms.length;
-    // Two passes: count each pair's terms, then place them, so the postings are filled in id order.
+    // Two passes: each pair's slot and its number of postings, then the postings in id order.
     const sizes: number[] = [];
+    const slotOf: number[] = [];
     for (let id = 0; id < out.terms.length; id++) {
-      for (const pair of pairCounts(out.terms[id]!).keys()) {
+      const term = out.terms[id]!;
+      for (let i = 0; i + 1 < term.length; i++) {
+        const pair = term.charCodeAt(i) * 65536 + term.charCodeAt(i + 1);
         let slot = out.pairs.get(pair);
         if (slot === undefined) out.pairs.set(pair, (slot = sizes.push(0) - 1));
         sizes[slot]!++;
+        slotOf.push(slot);
       }
       if (tick()) yield;
     }
     out.offsets = new Uint32Array(sizes.length + 1);
     for (let slot = 0; slot < sizes.length; slot++) out.offsets[slot + 1] = out.offsets[slot]! + sizes[slot]!;
-    out.ids = new Uint32Array(out.offsets[sizes.length]!);
-    out.repeats = new Uint16Array(out.ids.length);
+    out.ids = new Uint32Array(slotOf.length);
     const next = out.offsets.slice(0, sizes.length);
+    let at = 0;
     for (let id = 0; id < out.terms.length; id++) {
-      for (const [pair, times] of pairCounts(out.terms[id]!)) {
-        const at = next[out.pairs.get(pair)!]!++;
-        out.ids[at] = id;
-        out.repeats[at] = Math.min(times, 65_535);
-      }
+      for (let i = 0; i + 1 < out.terms[id]!.length; i++) out.ids[next[slotOf[at++]!]!++] = id;
       if (tick()) yield;
     }
     out.shared = new Uint32Array(out.terms.length);
@@ -86,36 +88,38 @@ export class FuzzyTerms {
       for (let id = lo; id < hi; id++) check(id);
       return found;
     }
-    const { shared, ids, repeats, offsets } = this;
+    const { shared, ids, offsets } = this;
     const touched: number[] = [];
-    for (const [pair, times] of pairCounts(query)) {
+    const queryPairs = new Map<number, number>();
+    for (let i = 0; i + 1 < n; i++) {
+      const pair = query.charCodeAt(i) * 65536 + query.charCodeAt(i + 1);
+      queryPairs.set(pair, (queryPairs.get(pair) ?? 0) + 1);
+    }
+    for (const [pair, times] of queryPairs) {
       const slot = this.pairs.get(pair);
       if (slot === undefined) continue;
       const end = offsets[slot + 1]!;
-      for (let i = firstAtLeast(ids, offsets[slot]!, end, lo); i < end; i++) {
+      let i = firstAtLeast(ids, offsets[slot]!, end, lo);
+      while (i < end) {
         const id = ids[i]!;
         if (id >= hi) break;
+        // A pair a term holds several times counts as often as the query holds it too.
+        let held = 1;
+        while (i + held < end && ids[i + held] === id) held++;
+        i += held;
         if (shared[id] === 0) touched.push(id);
-        shared[id]! += Math.min(times, repeats[i]!);
+        shared[id]! += Math.min(times, held);
       }
     }
-    touched.sort((a, b) => a - b);
+    // Most terms touched share a common pair or two and no more: only the rest are sorted and checked.
+    const candidates: number[] = [];
     for (const id of touched) {
-      if (shared[id]! >= needed) check(id);
+      if (shared[id]! >= needed) candidates.push(id);
       shared[id] = 0;
     }
+    for (const id of Uint32Array.from(candidates).sort()) check(id);
     return found;
   }
-}
-
-/** How often each pair of adjacent code units occurs in the text. */
-function pairCounts(text: string): Map<number, number> {
-  const counts = new Map<number, number>();
-  for (let i = 0; i + 1 < text.length; i++) {
-    const pair = text.charCodeAt(i) * 65536 + text.charCodeAt(i + 1);
-    counts.set(pair, (counts.get(pair) ?? 0) + 1);
-  }
-  return counts;
 }
 
 /** The first place from `from` to `to` whose value is at least `value`, in an ascending run of `list`. */

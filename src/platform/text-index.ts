@@ -264,6 +264,21 @@ export class TextIndex {
     return this.scored(queryTerms, options);
   }
 
+  /** Whether a document's field has the term: a search in the term's postings, which are in document order. */
+  holds(ordinal: number, field: string, term: string): boolean {
+    const postings = this.postings[this.fields.indexOf(field)];
+    const slot = postings?.slots.get(term);
+    if (slot === undefined) return false;
+    let lo = postings!.offsets[slot]!;
+    let hi = postings!.offsets[slot + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.docs[mid]! < ordinal) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < postings!.offsets[slot + 1]! && this.docs[lo] === ordinal;
+  }
+
   /** The id of the document at an ordinal (its position in the order indexed). */
   idAt(ordinal: number): string {
     return this.ids[ordinal]!;
