@@ -341,6 +341,12 @@ export class SearchIndex {
     const descriptionHits = this.text!.matchTerms(terms.map(wholeTerm), { boost: { description: BOOST.description }, filter: inScope });
     const n = this.byPlace.length;
     const { score, found, touched } = (this.scratch ??= { score: new Float64Array(n), found: new Uint8Array(n), touched: [] });
+    // A search that threw midway would have left its marks.
+    for (const at of touched) {
+      score[at] = 0;
+      found[at] = UNSEEN;
+    }
+    touched.length = 0;
     for (let i = 0; i < nameHits.ordinals.length; i++) {
       const at = nameHits.ordinals[i]!;
       score[at] = nameHits.scores[i]!;
