@@ -84,6 +84,23 @@ describe('search', () => {
     expect(body.hits[0]).toEqual({ id: 'work.wassily-chair', kind: 'work', displayName: 'Wassily Chair', slug: 'wassily-chair', score: 1, matchedField: 'aliases' });
   });
 
+  it('answers a repeated search, in another case, with the same hits and its own q, serialised as the schema lays it out', async () => {
+    const first = await post('/search', { q: 'Chair "B3"\\', limit: 5 });
+    const again = await post('/search', { q: 'chair "b3"\\', limit: 5 });
+    for (const r of [first, again]) {
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      const body = r.json();
+      // Field order and values are those of the response schema, re-serialised from the parsed body.
+      expect(r.body).toBe(JSON.stringify({ q: body.q, count: body.count, hits: body.hits }));
+      expect(body.count).toBe(body.hits.length);
+    }
+    expect(first.json().q).toBe('Chair "B3"\\');
+    expect(again.json().q).toBe('chair "b3"\\');
+    expect(again.json().hits).toEqual(first.json().hits);
+    expect(first.json().hits.length).toBeGreaterThan(0);
+  });
+
   it('finds Röntgen for Rontgen and Sori Yanagi for 柳宗理', async () => {
     expect((await post('/search', { q: 'Rontgen' })).json().hits[0].id).toBe('person.wilhelm-rontgen');
     expect((await post('/search', { q: '柳宗理' })).json().hits[0]).toMatchObject({ id: 'person.sori-yanagi', score: 1 });
