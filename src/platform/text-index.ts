@@ -452,10 +452,10 @@ const FUZZY_WEIGHT = 0.45;
  * A TextIndex with prefix and fuzzy matching: every term of the index is kept in MiniSearch's
  * term tree (its SearchableMap), which finds the index terms a query term is a prefix of, and
  * in a FuzzyTerms index, which finds those within the allowed edits (the set the tree's own
- * fuzzy search finds, several times faster); scoring stays on the typed arrays. Expansions
- * and their weights are MiniSearch's: a proper prefix
- * match weighs 0.375 * t / (t + 0.3 * d) and a fuzzy match (not also a prefix match) 0.45 * t /
- * (t + d), for a matched term of length t at distance d. Tests hold it to MiniSearch's scores.
+ * fuzzy search finds, several times faster); scoring stays on the typed arrays. Expansions and
+ * their weights are MiniSearch's: a proper prefix match weighs 0.375 * t / (t + 0.3 * d) and a
+ * fuzzy match (not also a prefix match) 0.45 * t / (t + d), for a matched term of length t at
+ * distance d. Tests hold it to MiniSearch's scores.
  */
 export class ExpandingIndex {
   /** For prefix matching. */
